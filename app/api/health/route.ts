@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { getRuntime } from '@/server/runtime';
+
+export const dynamic = 'force-dynamic';
+
+/** 200 once the database is ready and migrated and answers; 503 otherwise. */
+export async function GET(): Promise<Response> {
+  const headers = { 'cache-control': 'no-store' };
+  try {
+    const runtime = getRuntime();
+    if (runtime.status !== 'ready' || !runtime.handle) {
+      return Response.json(
+        { status: runtime.status, error: runtime.lastError },
+        { status: 503, headers: { ...headers, 'retry-after': '2' } },
+      );
+    }
+    await runtime.handle.db.execute(sql`select 1`);
+    return Response.json({ status: 'ready', database: runtime.handle.kind }, { headers });
+  } catch {
+    return Response.json(
+      { status: 'unavailable' },
+      { status: 503, headers: { ...headers, 'retry-after': '2' } },
+    );
+  }
+}

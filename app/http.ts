@@ -1,0 +1,35 @@
+// AppError codes to HTTP in one place. Unknown errors become a generic 500 that never echoes
+// internals; a database that cannot answer is a 503 with Retry-After.
+import { isDatabaseUnavailable } from '@/db/errors';
+import { AppError, isAppError } from '@/lib/app-error';
+
+export function errorResponse(error: unknown): Response {
+  let appError: AppError;
+  if (isAppError(error)) appError = error;
+  else if (isDatabaseUnavailable(error)) {
+    appError = new AppError('unavailable', 'the database is unavailable; retry later', {
+      retryAfterSeconds: 5,
+    });
+  } else {
+    console.error('[loopscope] request failed:', error);
+    appError = new AppError('internal', 'the server failed to answer this request');
+  }
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  if (appError.retryAfterSeconds !== undefined)
+    headers['retry-after'] = String(appError.retryAfterSeconds);
+  return Response.json(
+    { error: { code: appError.code, message: appError.message } },
+    { status: appError.status, headers },
+  );
+}
+
+export async function respond(work: () => Promise<unknown>): Promise<Response> {
+  try {
+    const body = await work();
+    return body instanceof Response
+      ? body
+      : Response.json(body, { headers: { 'cache-control': 'no-store' } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

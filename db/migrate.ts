@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PgliteDatabase } from 'drizzle-orm/pglite';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import type { DatabaseHandle } from './client';
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+
+// Any number of servers may start at once against one Postgres: one migrates, the others wait.
+const MIGRATION_LOCK = 7_164_529_301;
+
+export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+  const config = { migrationsFolder: MIGRATIONS_FOLDER };
+  if (handle.kind === 'pglite') {
+    await migratePglite(handle.db as unknown as PgliteDatabase, config);
+    return;
+  }
+  if (!handle.url) throw new Error('A Postgres handle without a URL cannot be migrated');
+  // One connection, so the session-level lock and the migration share it.
+  const client = postgres(handle.url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  try {
+    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migratePostgres(drizzle({ client }), config);
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,101 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { generateApiKey, hashApiKey, keyPrefix, sameHash } from '../lib/api-key';
+import type { Executor } from './sql';
+import { apiKeys, projects } from './schema';
+
+export async function ensureProject(db: Executor, name: string): Promise<string> {
+  await db.insert(projects).values({ name }).onConflictDoNothing({ target: projects.name });
+  const [row] = await db.select({ id: projects.id }).from(projects).where(eq(projects.name, name));
+  if (!row) throw new Error(`Project ${name} could not be created`);
+  return row.id;
+}
+
+export async function createApiKey(
+  db: Executor,
+  projectId: string,
+  options: { name?: string; key?: string } = {},
+): Promise<{ id: string; key: string; prefix: string }> {
+  const key = options.key ?? generateApiKey();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      projectId,
+      name: options.name ?? null,
+      prefix: keyPrefix(key),
+      keyHash: hashApiKey(key),
+    })
+    .returning({ id: apiKeys.id });
+  if (!row) throw new Error('The key could not be stored');
+  return { id: row.id, key, prefix: keyPrefix(key) };
+}
+
+/** The project a key belongs to, or null for an unknown or revoked key. */
+export async function projectForKey(db: Executor, key: string): Promise<string | null> {
+  const hash = hashApiKey(key);
+  const [row] = await db
+    .select({ projectId: apiKeys.projectId, keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
+  return row && sameHash(row.keyHash, hash) ? row.projectId : null;
+}
+
+/** Adds the key to project `name` unless it is stored already (start-up with a preset key). */
+export async function ensureApiKey(
+  db: Executor,
+  projectName: string,
+  key: string,
+): Promise<boolean> {
+  const projectId = await ensureProject(db, projectName);
+  const [existing] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, hashApiKey(key)));
+  if (existing) return false;
+  await createApiKey(db, projectId, { key, name: 'LOOPSCOPE_INIT_API_KEY' });
+  return true;
+}
+
+export async function countApiKeys(db: Executor): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(apiKeys);
+  return Number(row?.n ?? 0);
+}
+
+export interface ApiKeyListing {
+  id: string;
+  project: string;
+  name: string | null;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export async function listApiKeys(db: Executor): Promise<ApiKeyListing[]> {
+  return db
+    .select({
+      id: apiKeys.id,
+      project: projects.name,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      createdAt: apiKeys.createdAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+    .orderBy(projects.name, apiKeys.createdAt);
+}
+
+/** Revokes by key id or by the shown prefix; returns how many keys it revoked. */
+export async function revokeApiKey(db: Executor, idOrPrefix: string): Promise<number> {
+  const isUuid = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        isUuid ? eq(apiKeys.id, idOrPrefix) : eq(apiKeys.prefix, idOrPrefix),
+        isNull(apiKeys.revokedAt),
+      ),
+    )
+    .returning({ id: apiKeys.id });
+  return rows.length;
+}

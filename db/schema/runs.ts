@@ -1,0 +1,89 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { EXIT_CATEGORIES, VERIFICATION_STATES } from '../../trajectory/exit-categories';
+
+export const exitCategoryEnum = pgEnum('exit_category', EXIT_CATEGORIES);
+export const verificationEnum = pgEnum('verification', VERIFICATION_STATES);
+
+// One row per run with every summary column the lists, filters and reports read; ingest keeps
+// it current, so no list or aggregate ever re-scans steps or spans.
+export const runs = pgTable(
+  'runs',
+  {
+    projectId: uuid('project_id').notNull(),
+    id: text('id').notNull(),
+    traceIds: text('trace_ids').array().notNull(),
+    rootSpanId: text('root_span_id'),
+    agent: text('agent'),
+    variant: text('variant'),
+    goal: text('goal'),
+    exitReason: text('exit_reason'),
+    exitReasonSource: text('exit_reason_source'),
+    exitDetail: text('exit_detail'),
+    exitCategory: exitCategoryEnum('exit_category').notNull(),
+    exitKind: text('exit_kind'),
+    verification: verificationEnum('verification').notNull(),
+    verifiedUnits: doublePrecision('verified_units').notNull(),
+    escalation: text('escalation'),
+    maxSteps: doublePrecision('max_steps'),
+    maxUsd: doublePrecision('max_usd'),
+    wallClockMs: doublePrecision('wall_clock_ms'),
+    progressDirection: text('progress_direction').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, precision: 3 }),
+    durationMs: doublePrecision('duration_ms'),
+    /** Latest end (or start) of any span, for the guard's wall clock. */
+    lastSpanEndMs: doublePrecision('last_span_end_ms').notNull(),
+    stepCount: integer('step_count').notNull(),
+    spanCount: integer('span_count').notNull(),
+    costUsd: doublePrecision('cost_usd').notNull(),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
+    cacheReadTokens: bigint('cache_read_tokens', { mode: 'number' }).notNull(),
+    /** The model with the most spend, for grouping reports by model. */
+    model: text('model'),
+    /** Models seen with tokens but no price: the spend is incomplete, never silently zero. */
+    unpricedModels: text('unpriced_models').array().notNull(),
+    repeatStep: integer('repeat_step'),
+    repeatOf: integer('repeat_of'),
+    revisitStep: integer('revisit_step'),
+    revisitOf: integer('revisit_of'),
+    revisitCycle: integer('revisit_cycle'),
+    stallStep: integer('stall_step'),
+    toolCircuitStep: integer('tool_circuit_step'),
+    toolCircuitTool: text('tool_circuit_tool'),
+    fabricatedSuccess: boolean('fabricated_success').notNull(),
+    unexplainedStop: boolean('unexplained_stop').notNull(),
+    wastedUsd: doublePrecision('wasted_usd').notNull(),
+    firstSignalStep: integer('first_signal_step'),
+    /** When a span of this run last arrived: a running run idle past the timeout ends `unknown`. */
+    lastReceivedAt: timestamp('last_received_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index('runs_started_idx').on(t.projectId, t.startedAt.desc(), t.id.desc()),
+    index('runs_category_started_idx').on(
+      t.projectId,
+      t.exitCategory,
+      t.startedAt.desc(),
+      t.id.desc(),
+    ),
+    index('runs_agent_started_idx').on(t.projectId, t.agent, t.startedAt.desc()),
+    index('runs_running_idx')
+      .on(t.lastReceivedAt)
+      .where(sql`${t.exitCategory} = 'running'`),
+  ],
+);

@@ -1,0 +1,36 @@
+import {
+  doublePrecision,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+// Every span received, as sent (attributes, events, resource) plus `facts`: what the conventions
+// read from it, so deriving a run never re-reads raw attributes.
+export const spans = pgTable(
+  'spans',
+  {
+    projectId: uuid('project_id').notNull(),
+    traceId: text('trace_id').notNull(),
+    spanId: text('span_id').notNull(),
+    parentSpanId: text('parent_span_id'),
+    name: text('name').notNull(),
+    kind: smallint('kind').notNull(),
+    /** Unix epoch milliseconds, fractional (microseconds survive in a double). */
+    startMs: doublePrecision('start_ms').notNull(),
+    endMs: doublePrecision('end_ms'),
+    statusCode: smallint('status_code').notNull(),
+    statusMessage: text('status_message').notNull(),
+    attributes: jsonb('attributes').notNull(),
+    events: jsonb('events').notNull(),
+    resource: jsonb('resource').notNull(),
+    scopeName: text('scope_name').notNull(),
+    facts: jsonb('facts').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.traceId, t.spanId] })],
+);

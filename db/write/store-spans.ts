@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../sql';
+import { asJsonParam } from '../sql';
+
+export interface SpanRow {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  name: string;
+  kind: number;
+  start_ms: number;
+  end_ms: number | null;
+  status_code: number;
+  status_message: string;
+  attributes: unknown;
+  events: unknown;
+  resource: unknown;
+  scope_name: string;
+  facts: unknown;
+}
+
+/**
+ * One statement for the whole batch. A span sent again is stored once; a later copy completes an
+ * earlier one (an end time, more attributes, an error status) and never erases what it had.
+ * Rows must come sorted by (trace_id, span_id) so concurrent batches lock rows in one order.
+ */
+export async function storeSpans(
+  tx: Executor,
+  projectId: string,
+  rows: readonly SpanRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    insert into spans (project_id, trace_id, span_id, parent_span_id, name, kind, start_ms, end_ms,
+      status_code, status_message, attributes, events, resource, scope_name, facts, received_at)
+    select ${projectId}::uuid, x.trace_id, x.span_id, x.parent_span_id, x.name, x.kind, x.start_ms,
+      x.end_ms, x.status_code, x.status_message, x.attributes, x.events, x.resource, x.scope_name,
+      x.facts, now()
+    from jsonb_to_recordset(${asJsonParam(rows)}::jsonb) as x(trace_id text, span_id text,
+      parent_span_id text, name text, kind smallint, start_ms float8, end_ms float8,
+      status_code smallint, status_message text, attributes jsonb, events jsonb, resource jsonb,
+      scope_name text, facts jsonb)
+    on conflict (project_id, trace_id, span_id) do update set
+      parent_span_id = coalesce(excluded.parent_span_id, spans.parent_span_id),
+      name = excluded.name,
+      kind = excluded.kind,
+      start_ms = excluded.start_ms,
+      end_ms = coalesce(excluded.end_ms, spans.end_ms),
+      status_code = case when excluded.status_code <> 0 then excluded.status_code else spans.status_code end,
+      status_message = case when excluded.status_message <> '' then excluded.status_message else spans.status_message end,
+      attributes = spans.attributes || excluded.attributes,
+      events = case when jsonb_array_length(excluded.events) >= jsonb_array_length(spans.events)
+        then excluded.events else spans.events end,
+      resource = spans.resource || excluded.resource,
+      facts = spans.facts || excluded.facts,
+      received_at = now()
+  `);
+}

@@ -1,0 +1,48 @@
+// A real OpenTelemetry SDK pipeline pointed at a Loopscope URL: the TracerProvider with a batch
+// processor and the OTLP exporter of the chosen protocol, exactly as a harness would set it up.
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import type { Tracer } from '@opentelemetry/api';
+
+export interface Sender {
+  tracer: Tracer;
+  flush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export function createSender(options: {
+  url: string;
+  key: string;
+  protocol?: 'proto' | 'json';
+  gzip?: boolean;
+  serviceName?: string;
+}): Sender {
+  const exporterOptions = {
+    url: `${options.url}/v1/traces`,
+    headers: { Authorization: `Bearer ${options.key}` },
+    compression: (options.gzip ? 'gzip' : 'none') as never,
+  };
+  const exporter: SpanExporter =
+    options.protocol === 'json'
+      ? (new JsonExporter(exporterOptions) as unknown as SpanExporter)
+      : (new ProtoExporter(exporterOptions) as unknown as SpanExporter);
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'loopscope-test' }),
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter,
+        maxExportBatchSize: 512,
+        scheduledDelayMillis: 50,
+        maxQueueSize: 200_000,
+      }),
+    ],
+  });
+  return {
+    tracer: provider.getTracer('loopscope-test'),
+    flush: () => provider.forceFlush(),
+    shutdown: () => provider.shutdown(),
+  };
+}

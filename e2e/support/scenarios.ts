@@ -1,0 +1,111 @@
+// Loop trajectories from the loop-engineering literature, written with the instrumentation kit,
+// with explicit timestamps so runs can be placed anywhere in time.
+import type { Tracer } from '@opentelemetry/api';
+import { startRun } from '../../kit';
+import type { Termination } from '../../kit';
+
+export interface StepSpec {
+  action: string;
+  args?: unknown;
+  state?: Record<string, unknown>;
+  result?: unknown;
+  progress?: number;
+  verdict?: 'pass' | 'fail' | 'stalled';
+  verdictSource?: 'environment' | 'judge' | 'self';
+  costUsd?: number;
+  tokens?: { input: number; output: number; model: string };
+  fail?: 'transient' | 'permission' | 'precondition' | 'malformed';
+}
+
+export interface RunSpec {
+  goal: string;
+  agent?: string;
+  variant?: string;
+  runId?: string;
+  startMs?: number;
+  stepMs?: number;
+  limits?: { maxSteps?: number; maxUsd?: number; wallClockMs?: number };
+  steps: StepSpec[];
+  end?: { termination: Termination; verified?: boolean; verifiedUnits?: number } | null;
+}
+
+/** Emits one run; returns its trace id. Steps are `stepMs` apart; an LLM call sits inside each. */
+export function emitRun(tracer: Tracer, spec: RunSpec): string {
+  const start = spec.startMs ?? Date.now() - 60_000;
+  const stepMs = spec.stepMs ?? 1000;
+  const run = startRun(tracer, {
+    goal: spec.goal,
+    agent: spec.agent,
+    variant: spec.variant,
+    runId: spec.runId,
+    limits: spec.limits,
+    startTime: start,
+  });
+  spec.steps.forEach((s, k) => {
+    const t0 = start + 10 + k * stepMs;
+    const step = run.step({ action: s.action, args: s.args, startTime: t0 });
+    if (s.tokens) {
+      const llm = run.child(
+        `chat ${s.tokens.model}`,
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': s.tokens.model,
+          'gen_ai.usage.input_tokens': s.tokens.input,
+          'gen_ai.usage.output_tokens': s.tokens.output,
+        },
+        { step, startTime: t0 + 1 },
+      );
+      llm.end(t0 + stepMs / 2);
+    }
+    step.observe({ state: s.state, result: s.result, progress: s.progress });
+    if (s.verdict) step.verify(s.verdict, { source: s.verdictSource ?? 'self' });
+    if (s.costUsd !== undefined) step.spend({ costUsd: s.costUsd });
+    if (s.fail) step.fail(s.fail, `${s.action} failed`);
+    step.end(t0 + stepMs - 10);
+  });
+  if (spec.end !== null) {
+    const end = spec.end ?? { termination: { kind: 'goal_met' } as Termination };
+    run.end(end.termination, {
+      verified: end.verified,
+      verifiedUnits: end.verifiedUnits,
+      endTime: start + spec.steps.length * stepMs + 20,
+    });
+  }
+  return run.span.spanContext().traceId;
+}
+
+/** The restart loop: the service is down because its database URL is wrong; restart "works". */
+export function restartLoop(overrides: Partial<RunSpec> = {}): RunSpec {
+  return {
+    goal: 'Bring the orders service back up',
+    agent: 'ops-agent',
+    steps: [
+      {
+        action: 'check_health',
+        args: { service: 'orders' },
+        result: { status: 'down' },
+        costUsd: 0.01,
+      },
+      {
+        action: 'restart_service',
+        args: { service: 'orders' },
+        result: 'restart ok',
+        costUsd: 0.02,
+      },
+      {
+        action: 'restart_service',
+        args: { service: ' orders ' },
+        result: 'restart ok',
+        costUsd: 0.02,
+      },
+      {
+        action: 'restart_service',
+        args: { service: 'orders' },
+        result: 'restart ok',
+        costUsd: 0.02,
+      },
+    ],
+    end: { termination: { kind: 'no_progress', signal: 'repeated_call', step: 3 } },
+    ...overrides,
+  };
+}

@@ -1,0 +1,147 @@
+// The app's real route handlers behind a plain node http server, on a fresh database: the HTTP
+// surface as exporters and harnesses see it, without a Next build, for integration tests.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { createApiKey, ensureProject } from '../../db/projects';
+import { createTestDatabase } from '../../db/test-database';
+import type { TestDatabaseKind } from '../../db/test-database';
+import type { DatabaseHandle } from '../../db/client';
+import { loopSettings } from '../../lib/settings';
+import { readServerConfig } from '../../server/config';
+import { createAdmission, setRuntime } from '../../server/runtime';
+import type { Runtime } from '../../server/runtime';
+import { PriceTable } from '../../trajectory/pricing';
+import type { ModelPrice } from '../../trajectory/pricing';
+
+type Handler = (
+  request: Request,
+  context: { params: Promise<Record<string, string>> },
+) => Promise<Response>;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  load: () => Promise<Handler>;
+}
+
+const ROUTES: Route[] = [
+  {
+    method: 'POST',
+    pattern: /^\/v1\/traces$/,
+    load: async () => (await import('../../app/v1/traces/route')).POST,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/api\/health$/,
+    load: async () => (await import('../../app/api/health/route')).GET,
+  },
+];
+
+export function addTestRoute(route: Route): void {
+  ROUTES.push(route);
+}
+
+export interface TestServer {
+  url: string;
+  key: string;
+  projectId: string;
+  database: DatabaseHandle;
+  runtime: Runtime;
+  /** Another project with its own key, for isolation checks. */
+  newProject(name: string): Promise<{ projectId: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export const TEST_PRICES: ModelPrice[] = [
+  {
+    model: 'gpt-4o',
+    inputPerMTok: 2.5,
+    outputPerMTok: 10,
+    cacheReadPerMTok: 1.25,
+    checkedAt: '2025-06-01',
+  },
+  {
+    model: 'claude-sonnet-4',
+    inputPerMTok: 3,
+    outputPerMTok: 15,
+    cacheReadPerMTok: 0.3,
+    checkedAt: '2025-06-01',
+  },
+];
+
+export async function startTestServer(
+  kind: TestDatabaseKind,
+  options: { maxBodyBytes?: number; ingestConcurrency?: number; ingestQueue?: number } = {},
+): Promise<TestServer> {
+  const database = await createTestDatabase(kind);
+  const config = {
+    ...readServerConfig({}),
+    maxBodyBytes: options.maxBodyBytes ?? 20 * 1024 * 1024,
+    ingestConcurrency: options.ingestConcurrency ?? 4,
+    ingestQueue: options.ingestQueue ?? 64,
+  };
+  const runtime: Runtime = {
+    config,
+    status: 'ready',
+    handle: database,
+    lastError: null,
+    prices: new PriceTable(TEST_PRICES),
+    settings: loopSettings(),
+    admission: createAdmission(config),
+    adminToken: null,
+    log: () => {},
+  };
+  setRuntime(runtime);
+  const newProject = async (name: string) => {
+    const projectId = await ensureProject(database.db, name);
+    const { key } = await createApiKey(database.db, projectId);
+    return { projectId, key };
+  };
+  const main = await newProject('default');
+  const server = createServer((req, res) => {
+    dispatch(req, res).catch((error: unknown) => {
+      res.writeHead(599).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    ...main,
+    database,
+    runtime,
+    newProject,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}
+
+async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const route = ROUTES.find((r) => r.method === req.method && r.pattern.test(url.pathname));
+  if (!route) {
+    res.writeHead(404).end();
+    return;
+  }
+  const params = url.pathname.match(route.pattern)?.groups ?? {};
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const request = new Request(url, {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    duplex: 'half',
+  } as RequestInit);
+  const handler = await route.load();
+  const response = await handler(request, { params: Promise.resolve(params) });
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}

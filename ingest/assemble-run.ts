@@ -1,0 +1,192 @@
+// From the spans of one run to the run and its steps (CONVENTIONS.md "Runs and steps"): which
+// spans are steps, what each step did and spent, and why and whether the run ended.
+import type { RunInput } from '../trajectory/derive-run';
+import type { ExitReasonSource } from '../trajectory/exit-reason';
+import type { PriceTable } from '../trajectory/pricing';
+import type { StepInput } from '../trajectory/step';
+import type { SpanFacts } from './span-facts';
+import { addSpend, NO_SPEND, SpanTree } from './span-tree';
+import type { Spend, StoredSpan } from './span-tree';
+import { assembleSteps } from './assemble-steps';
+
+export interface AssembledStep extends StepInput {
+  traceId: string;
+  spanId: string;
+  name: string;
+  startMs: number;
+  durationMs: number | null;
+  actionArgs: string | null;
+  result: string | null;
+  verdictFields: Record<string, boolean> | null;
+  inputTokens: number;
+  outputTokens: number;
+  contextTokens: number | null;
+}
+
+export interface AssembledRun {
+  input: RunInput;
+  steps: AssembledStep[];
+  rootSpanId: string | null;
+  agent: string | null;
+  variant: string | null;
+  goal: string | null;
+  escalation: string | null;
+  limits: { maxSteps: number | null; maxUsd: number | null; wallClockMs: number | null };
+  startedAtMs: number;
+  endedAtMs: number | null;
+  lastSpanEndMs: number;
+  spend: Spend;
+  model: string | null;
+  unpricedModels: string[];
+  spanCount: number;
+}
+
+export interface AssembleOptions {
+  /** No span arrived for longer than the idle timeout. */
+  idle: boolean;
+}
+
+export function assembleRun(
+  spans: readonly StoredSpan[],
+  prices: PriceTable,
+  options: AssembleOptions = { idle: false },
+): AssembledRun {
+  const tree = new SpanTree(spans, prices);
+  const root = findRoot(tree);
+  // Run-level attributes: the root first, then other spans without a parent, then everything.
+  const runOrder = [
+    ...(root ? [root] : []),
+    ...tree.spans.filter((s) => s !== root && s.parentSpanId === null),
+    ...tree.topLevel.filter((s) => s !== root && s.parentSpanId !== null),
+    ...tree.spans,
+  ];
+  const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
+    runOrder.find((s) => s.facts[k] !== undefined)?.facts[k];
+
+  const end = runEnd(tree, root, options.idle);
+  const spend = tree.topLevel.reduce((sum, s) => addSpend(sum, tree.subtreeSpend(s)), NO_SPEND);
+  const input: RunInput = {
+    ended: end.ended,
+    exitReason: end.reason,
+    exitDetail: end.detail,
+    verified: runFact('verified') ?? null,
+    verifiedUnits: runFact('verifiedUnits') ?? null,
+    progressDirection: runFact('progressDirection') ?? 'down',
+  };
+
+  return {
+    input,
+    steps: assembleSteps(tree),
+    rootSpanId: root?.spanId ?? null,
+    agent: runFact('agent') ?? runFact('serviceName') ?? null,
+    variant: runFact('variant') ?? null,
+    goal: runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null,
+    escalation: runFact('escalation') ?? null,
+    limits: {
+      maxSteps: runFact('maxSteps') ?? null,
+      maxUsd: runFact('maxUsd') ?? null,
+      wallClockMs: runFact('wallClockMs') ?? null,
+    },
+    startedAtMs: tree.spans.reduce((min, s) => Math.min(min, s.startMs), Infinity),
+    endedAtMs: end.atMs,
+    lastSpanEndMs: lastEndMs(tree.spans),
+    spend,
+    model: topModel(tree.costByModel),
+    unpricedModels: [...tree.unpricedModels].sort(),
+    spanCount: tree.spans.length,
+  };
+}
+
+/** The span that carries `loop.exit.reason`, else the span without a parent. */
+function findRoot(tree: SpanTree): StoredSpan | null {
+  const withReason = tree.spans.filter((s) => s.facts.exitReason !== undefined);
+  if (withReason.length > 0) return latestEnding(withReason);
+  const parentless = tree.spans.filter((s) => s.parentSpanId === null);
+  const agents = parentless.filter((s) => s.facts.role === 'agent');
+  return (agents[0] ?? parentless[0]) || null;
+}
+
+interface RunEnd {
+  ended: boolean;
+  atMs: number | null;
+  reason: { raw: string; source: ExitReasonSource } | null;
+  detail: string | null;
+}
+
+function runEnd(tree: SpanTree, root: StoredSpan | null, idle: boolean): RunEnd {
+  if (root && root.endMs !== null) {
+    return { ended: true, atMs: root.endMs, ...rootReason(tree, root) };
+  }
+  if (!root) {
+    // Some frameworks never export the root when the run throws: the top-most arrived span
+    // ends the run if it ended with an exception that names why.
+    const top = tree.topLevel[0];
+    if (top && top.endMs !== null && top.facts.exceptionType !== undefined) {
+      return {
+        ended: true,
+        atMs: top.endMs,
+        reason: { raw: top.facts.exceptionType, source: 'exception' },
+        detail: top.facts.exceptionMessage ?? null,
+      };
+    }
+  }
+  if (idle) {
+    return { ended: true, atMs: lastEndMs(tree.spans), reason: null, detail: null };
+  }
+  return { ended: false, atMs: null, reason: null, detail: null };
+}
+
+function rootReason(tree: SpanTree, root: StoredSpan): Pick<RunEnd, 'reason' | 'detail'> {
+  const f = root.facts;
+  const detail = f.exitDetail ?? f.exceptionMessage ?? null;
+  if (f.exitReason !== undefined)
+    return { reason: { raw: f.exitReason, source: 'attribute' }, detail };
+  if (f.finishReason !== undefined) {
+    return { reason: { raw: f.finishReason, source: 'finish_reason' }, detail };
+  }
+  if (f.exceptionType !== undefined) {
+    return { reason: { raw: f.exceptionType, source: 'exception' }, detail };
+  }
+  if (root.statusCode === 2) {
+    const thrown = latestEnding(tree.spans.filter((s) => s.facts.exceptionType !== undefined));
+    if (thrown?.facts.exceptionType !== undefined) {
+      return {
+        reason: { raw: thrown.facts.exceptionType, source: 'exception' },
+        detail: detail ?? thrown.facts.exceptionMessage ?? null,
+      };
+    }
+    return { reason: { raw: root.statusMessage.trim() || 'error', source: 'status' }, detail };
+  }
+  // A root that names nothing: the model's own last finish reason, if one was recorded.
+  const lastCall = latestEnding(
+    tree.spans.filter((s) => s !== root && s.facts.finishReason !== undefined),
+  );
+  if (lastCall?.facts.finishReason !== undefined) {
+    return { reason: { raw: lastCall.facts.finishReason, source: 'finish_reason' }, detail };
+  }
+  return { reason: null, detail };
+}
+
+function latestEnding(spans: readonly StoredSpan[]): StoredSpan | null {
+  let latest: StoredSpan | null = null;
+  for (const span of spans) {
+    if (!latest || (span.endMs ?? span.startMs) >= (latest.endMs ?? latest.startMs)) latest = span;
+  }
+  return latest;
+}
+
+function topModel(costByModel: ReadonlyMap<string, number>): string | null {
+  let best: string | null = null;
+  let bestCost = -1;
+  for (const [model, cost] of costByModel) {
+    if (cost > bestCost) {
+      best = model;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+function lastEndMs(spans: readonly StoredSpan[]): number {
+  return spans.reduce((max, s) => Math.max(max, s.endMs ?? s.startMs), -Infinity);
+}

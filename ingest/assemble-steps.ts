@@ -1,0 +1,177 @@
+// Which spans are the run's steps, and what each step did. The highest tier present decides:
+// spans with `loop.step`; else a framework's loop-cycle spans; else each tool call. A candidate
+// inside another is part of it, and candidates with the same step number are one step.
+import type { AssembledStep } from './assemble-run';
+import type { SpanFacts } from './span-facts';
+import { addSpend, key, NO_SPEND } from './span-tree';
+import type { SpanTree, StoredSpan } from './span-tree';
+
+type Tier = (span: StoredSpan) => boolean;
+
+const TIERS: readonly Tier[] = [
+  (s) => s.facts.role === 'step',
+  (s) => s.facts.role === 'cycle' || s.facts.frameworkStep !== undefined,
+  (s) => s.facts.role === 'tool',
+];
+
+/** Facts the act stage decides: taken from the step, else from the tool calls inside it. */
+const ACTION_FACTS = ['action', 'actionArgs', 'actionHash', 'result', 'resultHash'] as const;
+/** Facts the observe and verify stages decide: the step's own, else the latest inside it. */
+const OBSERVED_FACTS = [
+  'stateHash',
+  'progress',
+  'verdict',
+  'verdictSource',
+  'verdictFields',
+  'contextTokens',
+] as const;
+
+export function assembleSteps(tree: SpanTree): AssembledStep[] {
+  const tier = TIERS.find((test) => tree.spans.some(test));
+  if (!tier) return [];
+  const candidates = tree.spans.filter(tier);
+  const isCandidate = new Set(candidates.map(key));
+  const outermost = candidates.filter((span) => !hasAncestorIn(tree, span, isCandidate));
+
+  const groups = groupByNumber(outermost);
+  const numbered = groups.every((g) => g.number !== null);
+  if (numbered) groups.sort((a, b) => (a.number ?? 0) - (b.number ?? 0) || a.startMs - b.startMs);
+
+  const steps = groups.map((group, position) =>
+    buildStep(tree, group.spans, numbered ? (group.number ?? position + 1) : position + 1),
+  );
+  attachSiblingToolCalls(tree, steps, groups);
+  return steps;
+}
+
+function hasAncestorIn(tree: SpanTree, span: StoredSpan, set: ReadonlySet<string>): boolean {
+  const seen = new Set<string>();
+  for (let p = tree.parentOf(span); p; p = tree.parentOf(p)) {
+    if (seen.has(key(p))) return false; // a cycle of parent ids
+    seen.add(key(p));
+    if (set.has(key(p))) return true;
+  }
+  return false;
+}
+
+interface Group {
+  number: number | null;
+  startMs: number;
+  spans: StoredSpan[];
+}
+
+function groupByNumber(spans: readonly StoredSpan[]): Group[] {
+  const groups: Group[] = [];
+  const byNumber = new Map<number, Group>();
+  for (const span of spans) {
+    const number = span.facts.step ?? span.facts.frameworkStep ?? null;
+    const existing = number === null ? undefined : byNumber.get(number);
+    if (existing) {
+      existing.spans.push(span);
+      continue;
+    }
+    const group = { number, startMs: span.startMs, spans: [span] };
+    groups.push(group);
+    if (number !== null) byNumber.set(number, group);
+  }
+  return groups;
+}
+
+function buildStep(tree: SpanTree, spans: readonly StoredSpan[], index: number): AssembledStep {
+  const primary = spans[0] as StoredSpan;
+  const inside = spans.flatMap((s) => tree.descendants(s));
+  const facts: SpanFacts = { role: primary.facts.role };
+  const assign = (k: keyof SpanFacts, from: readonly StoredSpan[]) => {
+    const found = from.find((s) => s.facts[k] !== undefined);
+    if (found) Object.assign(facts, { [k]: found.facts[k] });
+  };
+
+  for (const k of ACTION_FACTS) assign(k, spans);
+  if (facts.action === undefined) Object.assign(facts, combinedToolCalls(inside));
+  const latestFirst = [...inside].sort((a, b) => (b.endMs ?? b.startMs) - (a.endMs ?? a.startMs));
+  for (const k of OBSERVED_FACTS) assign(k, [...spans, ...latestFirst]);
+  assign('errorClass', [...spans, ...inside.filter((s) => s.facts.role === 'tool'), ...inside]);
+
+  const spend = spans.reduce((sum, s) => addSpend(sum, tree.subtreeSpend(s)), NO_SPEND);
+  const endMs = spans.reduce<number | null>(
+    (max, s) => (s.endMs === null ? max : Math.max(max ?? s.endMs, s.endMs)),
+    null,
+  );
+  return {
+    index,
+    traceId: primary.traceId,
+    spanId: primary.spanId,
+    name: primary.name,
+    startMs: primary.startMs,
+    durationMs: endMs === null ? null : endMs - primary.startMs,
+    action: facts.action ?? null,
+    actionArgs: facts.actionArgs ?? null,
+    actionHash: facts.actionHash ?? null,
+    stateHash: facts.stateHash ?? null,
+    result: facts.result ?? null,
+    resultHash: facts.resultHash ?? null,
+    progress: facts.progress ?? null,
+    verdict: facts.verdict ?? null,
+    verdictSource: facts.verdictSource ?? null,
+    verdictFields: facts.verdictFields ?? null,
+    errorClass: facts.errorClass ?? null,
+    costUsd: spend.costUsd,
+    inputTokens: spend.inputTokens,
+    outputTokens: spend.outputTokens,
+    contextTokens: facts.contextTokens ?? null,
+  };
+}
+
+/** The tool calls inside a step, as one action: a single call as itself, several joined. */
+function combinedToolCalls(inside: readonly StoredSpan[]): Partial<SpanFacts> {
+  const calls = inside.filter((s) => s.facts.role === 'tool' && s.facts.action !== undefined);
+  const [only] = calls;
+  if (!only) return {};
+  if (calls.length === 1) {
+    const { action, actionArgs, actionHash, result, resultHash } = only.facts;
+    return { action, actionArgs, actionHash, result, resultHash };
+  }
+  return {
+    action: calls.map((c) => c.facts.action).join('+'),
+    actionArgs: JSON.stringify(calls.map((c) => c.facts.actionArgs ?? null)),
+    actionHash: calls.map((c) => c.facts.actionHash ?? '').join('+'),
+    result: JSON.stringify(calls.map((c) => c.facts.result ?? null)),
+    resultHash: calls.every((c) => c.facts.resultHash === undefined)
+      ? undefined
+      : calls.map((c) => c.facts.resultHash ?? '').join('+'),
+  };
+}
+
+/**
+ * Where a framework runs tools beside the model call rather than inside it (Vercel AI SDK v6:
+ * `ai.toolCall` is a sibling of `ai.generateText.doGenerate`), the call ids tie them together.
+ */
+function attachSiblingToolCalls(
+  tree: SpanTree,
+  steps: AssembledStep[],
+  groups: readonly Group[],
+): void {
+  const stepSpans = new Set(groups.flatMap((g) => g.spans.map(key)));
+  const stepByCallId = new Map<string, number>();
+  groups.forEach((group, k) => {
+    for (const span of group.spans)
+      for (const id of span.facts.toolCallIds ?? []) stepByCallId.set(id, k);
+  });
+  if (stepByCallId.size === 0) return;
+  for (const span of tree.spans) {
+    if (span.facts.role !== 'tool' || stepSpans.has(key(span))) continue;
+    if (hasAncestorIn(tree, span, stepSpans)) continue; // already part of its step
+    const k = (span.facts.toolCallIds ?? [])
+      .map((id) => stepByCallId.get(id))
+      .find((v) => v !== undefined);
+    const step = k === undefined ? undefined : steps[k];
+    if (!step) continue;
+    const spend = tree.subtreeSpend(span);
+    step.costUsd += spend.costUsd;
+    step.inputTokens += spend.inputTokens;
+    step.outputTokens += spend.outputTokens;
+    step.result ??= span.facts.result ?? null;
+    step.resultHash ??= span.facts.resultHash ?? null;
+    step.errorClass ??= span.facts.errorClass ?? null;
+  }
+}

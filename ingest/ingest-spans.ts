@@ -1,0 +1,98 @@
+// Validated spans into the database: store them (idempotently), map their traces to runs and
+// re-derive every run they touched, all in one transaction, so a 200 means committed and derived.
+import { mapTracesToRuns } from '../db/write/map-traces-to-runs';
+import { storeSpans } from '../db/write/store-spans';
+import type { SpanRow } from '../db/write/store-spans';
+import type { Database } from '../db/client';
+import { deriveRuns } from './derive-runs';
+import type { DeriveContext } from './derive-runs';
+import { extractSpanFacts } from './span-facts';
+import type { ValidSpan } from './validate';
+
+export interface IngestResult {
+  storedSpans: number;
+  runIds: string[];
+}
+
+export async function ingestSpans(
+  db: Database,
+  projectId: string,
+  spans: readonly ValidSpan[],
+  context: DeriveContext,
+): Promise<IngestResult> {
+  if (spans.length === 0) return { storedSpans: 0, runIds: [] };
+  const rows = spans.map(toSpanRow).sort(byIdentity);
+  const traces = new Map<string, string | null>();
+  for (const row of rows) {
+    const named = (row.facts as { runId?: string }).runId ?? null;
+    if (!traces.has(row.trace_id) || named !== null)
+      traces.set(row.trace_id, named ?? traces.get(row.trace_id) ?? null);
+  }
+  const runIds = await withDeadlockRetry(() =>
+    db.transaction(async (tx) => {
+      await storeSpans(tx, projectId, dedupe(rows));
+      const touched = await mapTracesToRuns(tx, projectId, traces);
+      await deriveRuns(tx, projectId, touched, context);
+      return touched;
+    }),
+  );
+  return { storedSpans: rows.length, runIds };
+}
+
+function toSpanRow(span: ValidSpan): SpanRow {
+  return {
+    trace_id: span.traceId,
+    span_id: span.spanId,
+    parent_span_id: span.parentSpanId,
+    name: span.name,
+    kind: span.kind,
+    start_ms: span.startMs,
+    end_ms: span.endMs,
+    status_code: span.statusCode,
+    status_message: span.statusMessage,
+    attributes: span.attributes,
+    events: span.events,
+    resource: span.resource,
+    scope_name: span.scopeName,
+    facts: extractSpanFacts(span),
+  };
+}
+
+function byIdentity(a: SpanRow, b: SpanRow): number {
+  return a.trace_id < b.trace_id
+    ? -1
+    : a.trace_id > b.trace_id
+      ? 1
+      : a.span_id < b.span_id
+        ? -1
+        : a.span_id > b.span_id
+          ? 1
+          : 0;
+}
+
+/** One request may carry the same span twice; an upsert cannot touch one row twice. Last wins. */
+function dedupe(sorted: SpanRow[]): SpanRow[] {
+  const out: SpanRow[] = [];
+  for (const row of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.trace_id === row.trace_id && last.span_id === row.span_id)
+      out[out.length - 1] = row;
+    else out.push(row);
+  }
+  return out;
+}
+
+const RETRYABLE = new Set(['40P01', '40001']);
+
+async function withDeadlockRetry<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code =
+        (error as { code?: string; cause?: { code?: string } }).code ??
+        (error as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= attempts || !code || !RETRYABLE.has(code)) throw error;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+// The spans of one run as a forest, and spend rolled up through it. Spans may arrive without
+// their parents; such a span is top-level until its parent comes.
+import type { PriceTable } from '../trajectory/pricing';
+import type { SpanFacts } from './span-facts';
+
+export interface StoredSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  startMs: number;
+  endMs: number | null;
+  statusCode: number;
+  statusMessage: string;
+  facts: SpanFacts;
+}
+
+export interface Spend {
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+}
+
+export const NO_SPEND: Spend = { costUsd: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0 };
+
+export function addSpend(a: Spend, b: Spend): Spend {
+  return {
+    costUsd: a.costUsd + b.costUsd,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+  };
+}
+
+export class SpanTree {
+  readonly spans: readonly StoredSpan[];
+  readonly topLevel: StoredSpan[] = [];
+  private readonly byKey = new Map<string, StoredSpan>();
+  private readonly childrenOf = new Map<string, StoredSpan[]>();
+  /** Spend of each span's subtree. */
+  private readonly spend = new Map<string, Spend>();
+  /** Spend per model, from the spans whose own tokens were counted. */
+  readonly costByModel = new Map<string, number>();
+  readonly unpricedModels = new Set<string>();
+
+  constructor(spans: readonly StoredSpan[], prices: PriceTable) {
+    this.spans = [...spans].sort(
+      (a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId),
+    );
+    for (const span of this.spans) this.byKey.set(key(span), span);
+    for (const span of this.spans) {
+      const parent = this.parentOf(span);
+      if (!parent) {
+        this.topLevel.push(span);
+        continue;
+      }
+      const siblings = this.childrenOf.get(key(parent));
+      if (siblings) siblings.push(span);
+      else this.childrenOf.set(key(parent), [span]);
+    }
+    this.rollUpSpend(prices);
+  }
+
+  parentOf(span: StoredSpan): StoredSpan | undefined {
+    if (span.parentSpanId === null) return undefined;
+    return this.byKey.get(`${span.traceId}:${span.parentSpanId}`);
+  }
+
+  children(span: StoredSpan): readonly StoredSpan[] {
+    return this.childrenOf.get(key(span)) ?? [];
+  }
+
+  subtreeSpend(span: StoredSpan): Spend {
+    return this.spend.get(key(span)) ?? NO_SPEND;
+  }
+
+  /** Every span below `span`, in start order. */
+  descendants(span: StoredSpan): StoredSpan[] {
+    const found: StoredSpan[] = [];
+    const stack = [...this.children(span)];
+    while (stack.length > 0) {
+      const next = stack.pop();
+      if (!next) break;
+      found.push(next);
+      stack.push(...this.children(next));
+    }
+    return found.sort((a, b) => a.startMs - b.startMs);
+  }
+
+  /**
+   * Tokens count once: a span's own tokens only when nothing below it carries spend (frameworks
+   * put run totals on the root as well as on each LLM call). An explicit `loop.cost_usd` is the
+   * cost of its whole subtree.
+   */
+  private rollUpSpend(prices: PriceTable): void {
+    const visited = new Set<string>();
+    // Iterative post-order, so a deep chain of spans cannot overflow the stack.
+    // Top-level spans first; then any span a cycle of parent ids left unreached.
+    for (const root of [...this.topLevel, ...this.spans]) {
+      if (visited.has(key(root))) continue;
+      const stack: { span: StoredSpan; expanded: boolean }[] = [{ span: root, expanded: false }];
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (!top) break;
+        if (!top.expanded) {
+          top.expanded = true;
+          visited.add(key(top.span));
+          for (const child of this.children(top.span)) {
+            if (!visited.has(key(child))) stack.push({ span: child, expanded: false });
+          }
+          continue;
+        }
+        stack.pop();
+        this.spend.set(key(top.span), this.ownSubtreeSpend(top.span, prices));
+      }
+    }
+  }
+
+  private ownSubtreeSpend(span: StoredSpan, prices: PriceTable): Spend {
+    const kids = this.children(span).map((child) => this.spend.get(key(child)) ?? NO_SPEND);
+    const kidsHaveSpend = kids.some((s) => s.inputTokens + s.outputTokens > 0 || s.costUsd > 0);
+    let total = kidsHaveSpend ? kids.reduce(addSpend, NO_SPEND) : this.ownSpend(span, prices);
+    const explicit = span.facts.costUsd;
+    if (explicit !== undefined) total = { ...total, costUsd: explicit };
+    return total;
+  }
+
+  private ownSpend(span: StoredSpan, prices: PriceTable): Spend {
+    const f = span.facts;
+    const tokens = {
+      inputTokens: f.inputTokens ?? 0,
+      outputTokens: f.outputTokens ?? 0,
+      cacheReadTokens: f.cacheReadTokens ?? 0,
+    };
+    if (tokens.inputTokens + tokens.outputTokens === 0) return { ...NO_SPEND };
+    const model = f.model ?? null;
+    const priced = model === null ? null : prices.cost(model, tokens);
+    if (priced === null && f.costUsd === undefined) {
+      this.unpricedModels.add(model ?? '(no model named)');
+    }
+    const costUsd = f.costUsd ?? priced ?? 0;
+    if (model !== null) this.costByModel.set(model, (this.costByModel.get(model) ?? 0) + costUsd);
+    return { costUsd, ...tokens };
+  }
+}
+
+export function key(span: StoredSpan): string {
+  return `${span.traceId}:${span.spanId}`;
+}

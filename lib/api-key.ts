@@ -1,0 +1,34 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const KEY_PREFIX = 'lsk_';
+
+/** A new key: 192 random bits, URL-safe, recognisable by its prefix. */
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBytes(24).toString('base64url');
+}
+
+// Keys carry 192 random bits, so a fast hash is enough: nothing to brute-force.
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** What people see to tell keys apart; never enough to use. */
+export function keyPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX.length + 6);
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** The key from `Authorization: Bearer <key>` (also `x-api-key`, which some exporters set). */
+export function keyFromHeaders(headers: Headers): string | null {
+  const authorization = headers.get('authorization');
+  if (authorization) {
+    const match = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1] ?? null;
+  }
+  return headers.get('x-api-key')?.trim() || null;
+}

@@ -1,0 +1,18 @@
+/** Shown once, on the first start that created a key: the key is stored hashed afterwards. */
+export function printFirstKey(origin: string, key: string): void {
+  const lines = [
+    '',
+    'Loopscope created project "default" and its first API key. It is shown only this once:',
+    '',
+    `  ${key}`,
+    '',
+    'Point any OpenTelemetry exporter at Loopscope:',
+    '',
+    `  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=${origin}/v1/traces`,
+    `  OTEL_EXPORTER_OTLP_TRACES_HEADERS="Authorization=Bearer ${key}"`,
+    '',
+    'More keys: npx loopscope keys create --project NAME',
+    '',
+  ];
+  console.log(lines.join('\n'));
+}

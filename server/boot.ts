@@ -1,0 +1,104 @@
+// Start-up: configuration, the database (open, migrate, prices), the first API key, and the
+// timer that ends abandoned runs. A Postgres server that is down is retried until it returns.
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { openDatabase } from '../db/client';
+import type { DatabaseHandle } from '../db/client';
+import { isDatabaseUnavailable } from '../db/errors';
+import { migrateDatabase } from '../db/migrate';
+import { countApiKeys, createApiKey, ensureApiKey, ensureProject } from '../db/projects';
+import { syncPrices } from '../db/write/sync-prices';
+import { endIdleRuns } from '../ingest/end-idle-runs';
+import { readLoopSettings, readPriceFile } from '../lib/settings';
+import { PriceTable } from '../trajectory/pricing';
+import type { ServerConfig } from './config';
+import { createAdmission, setRuntime } from './runtime';
+import type { Runtime } from './runtime';
+
+export const DEFAULT_PROJECT = 'default';
+
+export function createRuntime(config: ServerConfig, log: (message: string) => void): Runtime {
+  const prices = readPriceFile(config.pricesFile);
+  const runtime: Runtime = {
+    config,
+    status: 'starting',
+    handle: null,
+    lastError: null,
+    prices: new PriceTable(prices),
+    settings: readLoopSettings(config.settingsFile),
+    admission: createAdmission(config),
+    adminToken: null,
+    log,
+  };
+  setRuntime(runtime);
+  return runtime;
+}
+
+/** Opens and prepares the database; retries while a Postgres server cannot be reached. */
+export async function connectDatabase(
+  runtime: Runtime,
+  onFirstKey: (key: string) => void,
+): Promise<void> {
+  const { config } = runtime;
+  for (let attempt = 1; runtime.status === 'starting'; attempt++) {
+    let handle: DatabaseHandle | null = null;
+    try {
+      handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      await migrateDatabase(handle);
+      await syncPrices(handle.db, readPriceFile(config.pricesFile));
+      await bootstrapKeys(handle, config, runtime.log, onFirstKey);
+      if (handle.kind === 'pglite') runtime.adminToken = writeAdminToken(config.dataDir);
+      runtime.handle = handle;
+      runtime.lastError = null;
+      runtime.status = 'ready';
+      runtime.log(`Database ready: ${handle.location}`);
+      return;
+    } catch (error) {
+      await handle?.close().catch(() => {});
+      if (!config.databaseUrl || !isDatabaseUnavailable(error)) throw error;
+      runtime.lastError = (error as Error).message;
+      if (attempt === 1 || attempt % 15 === 0) {
+        runtime.log(`Database not reachable (${runtime.lastError}); retrying every 2 s`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+async function bootstrapKeys(
+  handle: DatabaseHandle,
+  config: ServerConfig,
+  log: (message: string) => void,
+  onFirstKey: (key: string) => void,
+): Promise<void> {
+  if (config.initApiKey) {
+    const added = await ensureApiKey(handle.db, DEFAULT_PROJECT, config.initApiKey);
+    log(`LOOPSCOPE_INIT_API_KEY ${added ? 'added to' : 'already in'} project "${DEFAULT_PROJECT}"`);
+    return;
+  }
+  if ((await countApiKeys(handle.db)) > 0) return;
+  const projectId = await ensureProject(handle.db, DEFAULT_PROJECT);
+  const { key } = await createApiKey(handle.db, projectId, { name: 'first start' });
+  onFirstKey(key);
+}
+
+function writeAdminToken(dataDir: string): string {
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(path.join(dataDir, 'admin-token'), token, { mode: 0o600 });
+  return token;
+}
+
+export function startIdleSweeper(runtime: Runtime, everyMs = 60_000): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    const handle = runtime.handle;
+    if (runtime.status !== 'ready' || !handle) return;
+    endIdleRuns(handle.db, { prices: runtime.prices, settings: runtime.settings })
+      .then((ended) => {
+        if (ended > 0) runtime.log(`Ended ${ended} idle run(s) as unknown`);
+      })
+      .catch((error: unknown) => runtime.log(`Idle sweep failed: ${(error as Error).message}`));
+  }, everyMs);
+  timer.unref();
+  return timer;
+}

@@ -1,0 +1,139 @@
+// `loopscope start | dev | build | migrate | keys create|list|revoke`
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { dataDirHolder, openDatabase } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
+import { build, ensureBuild } from './build';
+import { readServerConfig } from './config';
+import type { ServerConfig } from './config';
+import { formatKeyResult, runKeyCommand } from './key-commands';
+import type { KeyCommand, KeyCommandResult } from './key-commands';
+import { startServer } from './start';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const USAGE = `Usage:
+  loopscope start                       build if needed, migrate, serve on PORT (default 3000)
+  loopscope dev                         the same with Next.js in development mode
+  loopscope build                       build the dashboard
+  loopscope migrate                     apply database migrations and exit
+  loopscope keys create --project NAME [--name LABEL]
+  loopscope keys list
+  loopscope keys revoke <key id | key prefix>
+
+Settings come from the environment: DATABASE_URL (else PGlite in LOOPSCOPE_DATA_DIR,
+default ./.loopscope), PORT, HOST, LOOPSCOPE_INIT_API_KEY, LOOPSCOPE_PRICES_FILE, LOOPSCOPE_CONFIG.`;
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      project: { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  const log = (message: string) => console.log(`[loopscope] ${message}`);
+  if (values.help || !command) {
+    console.log(USAGE);
+    return;
+  }
+  switch (command) {
+    case 'start':
+      ensureBuild(ROOT, log);
+      return startServer(ROOT, { dev: false });
+    case 'dev':
+      return startServer(ROOT, { dev: true });
+    case 'build':
+      return build(ROOT);
+    case 'migrate': {
+      const config = readServerConfig(process.env, ROOT);
+      const handle = await openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+      });
+      await migrateDatabase(handle);
+      await handle.close();
+      log(`Migrated ${handle.location}`);
+      return;
+    }
+    case 'keys': {
+      const keyCommand = parseKeyCommand(sub, arg, values);
+      const result = await runAgainstDatabase(readServerConfig(process.env, ROOT), keyCommand);
+      console.log(formatKeyResult(result));
+      return;
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}"`);
+  }
+}
+
+class UsageError extends Error {}
+
+function parseKeyCommand(
+  sub: string | undefined,
+  arg: string | undefined,
+  values: { project?: string; name?: string },
+): KeyCommand {
+  if (sub === 'create') {
+    if (!values.project) throw new UsageError('keys create needs --project NAME');
+    return { action: 'create', project: values.project, name: values.name };
+  }
+  if (sub === 'list') return { action: 'list' };
+  if (sub === 'revoke') {
+    if (!arg) throw new UsageError('keys revoke needs a key id or prefix');
+    return { action: 'revoke', id: arg };
+  }
+  throw new UsageError(`Unknown keys command "${sub ?? ''}"`);
+}
+
+/** Opens the database itself, or asks the running server that holds the PGlite folder. */
+async function runAgainstDatabase(
+  config: ServerConfig,
+  command: KeyCommand,
+): Promise<KeyCommandResult> {
+  if (!config.databaseUrl && dataDirHolder(config.dataDir) !== null)
+    return viaServer(config, command);
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrateDatabase(handle);
+    return await runKeyCommand(handle.db, command);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function viaServer(config: ServerConfig, command: KeyCommand): Promise<KeyCommandResult> {
+  const token = readFileSync(path.join(config.dataDir, 'admin-token'), 'utf8').trim();
+  const { host, port } = JSON.parse(
+    readFileSync(path.join(config.dataDir, 'server.json'), 'utf8'),
+  ) as { host: string; port: number };
+  const target = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const response = await fetch(
+    `http://${target.includes(':') ? `[${target}]` : target}:${port}/api/admin/keys`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-loopscope-admin': token },
+      body: JSON.stringify(command),
+    },
+  );
+  const body = (await response.json()) as KeyCommandResult | { error: { message: string } };
+  if (!response.ok || 'error' in body) {
+    throw new Error(
+      `The running server refused: ${'error' in body ? body.error.message : response.status}`,
+    );
+  }
+  return body;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error(`[loopscope] ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+// The server's environment, parsed once. Every setting has a default, so `npm start` needs none.
+import path from 'node:path';
+import { z } from 'zod';
+
+const env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1).optional(),
+  LOOPSCOPE_DATA_DIR: z.string().min(1).default('.loopscope'),
+  LOOPSCOPE_INIT_API_KEY: z
+    .string()
+    .min(16, 'LOOPSCOPE_INIT_API_KEY must be at least 16 characters')
+    .optional(),
+  LOOPSCOPE_PRICES_FILE: z.string().min(1).optional(),
+  LOOPSCOPE_CONFIG: z.string().min(1).optional(),
+  LOOPSCOPE_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
+  LOOPSCOPE_INGEST_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  LOOPSCOPE_INGEST_QUEUE: z.coerce.number().int().min(0).default(64),
+});
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  initApiKey: string | undefined;
+  pricesFile: string;
+  settingsFile: string | undefined;
+  maxBodyBytes: number;
+  ingestConcurrency: number;
+  ingestQueue: number;
+}
+
+export function readServerConfig(
+  source: Record<string, string | undefined> = process.env,
+  root = process.cwd(),
+): ServerConfig {
+  const parsed = env.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(root, e.LOOPSCOPE_DATA_DIR),
+    initApiKey: e.LOOPSCOPE_INIT_API_KEY,
+    pricesFile: path.resolve(root, e.LOOPSCOPE_PRICES_FILE ?? 'prices.json'),
+    settingsFile: e.LOOPSCOPE_CONFIG ? path.resolve(root, e.LOOPSCOPE_CONFIG) : undefined,
+    maxBodyBytes: e.LOOPSCOPE_MAX_BODY_BYTES,
+    // PGlite runs one query at a time; a server has a pool to share.
+    ingestConcurrency: e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2),
+    ingestQueue: e.LOOPSCOPE_INGEST_QUEUE,
+  };
+}

@@ -1,0 +1,81 @@
+// Key management, the same whether the CLI opens the database itself or asks the running server
+// (which it must when the server holds the PGlite folder).
+import { z } from 'zod';
+import type { Executor } from '../db/sql';
+import { createApiKey, ensureProject, listApiKeys, revokeApiKey } from '../db/projects';
+
+export const keyCommand = z.discriminatedUnion('action', [
+  z.object({
+    action: z.literal('create'),
+    project: z.string().min(1).max(200),
+    name: z.string().max(200).optional(),
+  }),
+  z.object({ action: z.literal('list') }),
+  z.object({ action: z.literal('revoke'), id: z.string().min(1).max(200) }),
+]);
+export type KeyCommand = z.infer<typeof keyCommand>;
+
+export type KeyCommandResult =
+  | { action: 'create'; project: string; id: string; prefix: string; key: string }
+  | {
+      action: 'list';
+      keys: {
+        id: string;
+        project: string;
+        name: string | null;
+        prefix: string;
+        createdAt: string;
+        revokedAt: string | null;
+      }[];
+    }
+  | { action: 'revoke'; revoked: number };
+
+export async function runKeyCommand(db: Executor, command: KeyCommand): Promise<KeyCommandResult> {
+  switch (command.action) {
+    case 'create': {
+      const projectId = await ensureProject(db, command.project);
+      const created = await createApiKey(db, projectId, { name: command.name });
+      return { action: 'create', project: command.project, ...created };
+    }
+    case 'list': {
+      const keys = await listApiKeys(db);
+      return {
+        action: 'list',
+        keys: keys.map((k) => ({
+          ...k,
+          createdAt: new Date(k.createdAt).toISOString(),
+          revokedAt: k.revokedAt ? new Date(k.revokedAt).toISOString() : null,
+        })),
+      };
+    }
+    case 'revoke':
+      return { action: 'revoke', revoked: await revokeApiKey(db, command.id) };
+  }
+}
+
+export function formatKeyResult(result: KeyCommandResult): string {
+  switch (result.action) {
+    case 'create':
+      return [
+        `Created key ${result.prefix}… (id ${result.id}) for project "${result.project}".`,
+        'It is shown only this once:',
+        result.key,
+      ].join('\n');
+    case 'list':
+      if (result.keys.length === 0) return 'No keys.';
+      return result.keys
+        .map((k) =>
+          [
+            k.project,
+            k.prefix + '…',
+            k.id,
+            k.name ?? '',
+            k.createdAt,
+            k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
+          ].join('\t'),
+        )
+        .join('\n');
+    case 'revoke':
+      return result.revoked === 0 ? 'No active key matched.' : `Revoked ${result.revoked} key(s).`;
+  }
+}

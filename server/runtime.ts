@@ -1,0 +1,67 @@
+// The process-wide state the route handlers share with the server that booted them. It lives on
+// globalThis because Next bundles route code separately from the server's own modules.
+import type { Database, DatabaseHandle } from '../db/client';
+import { projectForKey } from '../db/projects';
+import { Admission } from '../ingest/admission';
+import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
+import { AppError } from '../lib/app-error';
+import type { LoopSettings } from '../lib/settings';
+import type { PriceTable } from '../trajectory/pricing';
+import type { ServerConfig } from './config';
+
+export interface Runtime {
+  config: ServerConfig;
+  status: 'starting' | 'ready' | 'stopping';
+  handle: DatabaseHandle | null;
+  lastError: string | null;
+  prices: PriceTable;
+  settings: LoopSettings;
+  admission: Admission;
+  /** Lets the CLI on this machine manage keys while the server holds the PGlite folder. */
+  adminToken: string | null;
+  log: (message: string) => void;
+}
+
+const KEY = Symbol.for('loopscope.runtime');
+type Holder = { [KEY]?: Runtime };
+
+export function setRuntime(runtime: Runtime): void {
+  (globalThis as Holder)[KEY] = runtime;
+}
+
+export function getRuntime(): Runtime {
+  const runtime = (globalThis as Holder)[KEY];
+  if (!runtime) {
+    throw new AppError('unavailable', 'Loopscope is starting; retry shortly', {
+      retryAfterSeconds: 2,
+    });
+  }
+  return runtime;
+}
+
+export function createAdmission(config: ServerConfig): Admission {
+  return new Admission(config.ingestConcurrency, config.ingestQueue);
+}
+
+/** The database once migrated and ready; 503 with Retry-After before that. */
+export function requireDatabase(): Database {
+  const runtime = getRuntime();
+  if (runtime.status !== 'ready' || !runtime.handle) {
+    throw new AppError('unavailable', 'the database is not ready; retry shortly', {
+      retryAfterSeconds: 2,
+    });
+  }
+  return runtime.handle.db;
+}
+
+export function otlpEndpointDeps(): OtlpEndpointDeps {
+  const runtime = getRuntime();
+  return {
+    database: requireDatabase,
+    authenticate: (key) => projectForKey(requireDatabase(), key),
+    context: () => ({ prices: runtime.prices, settings: runtime.settings }),
+    admission: runtime.admission,
+    maxBodyBytes: runtime.config.maxBodyBytes,
+    log: runtime.log,
+  };
+}

@@ -1,0 +1,63 @@
+// The Loopscope server: Next.js (dashboard, read API, /v1/traces) in one process with the
+// database it owns. PGlite is opened before listening, so a locked data folder fails at once.
+import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import next from 'next';
+import { readServerConfig } from './config';
+import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
+import { printFirstKey } from './banner';
+
+export async function startServer(root: string, options: { dev: boolean }): Promise<void> {
+  const config = readServerConfig(process.env, root);
+  const log = (message: string) => console.log(`[loopscope] ${message}`);
+  const runtime = createRuntime(config, log);
+  const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const connecting = connectDatabase(runtime, (key) => printFirstKey(origin, key));
+  if (!config.databaseUrl) await connecting;
+  else connecting.catch(fail);
+
+  const app = next({ dev: options.dev, dir: root, hostname: config.host, port: config.port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`request failed: ${(error as Error).message}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  if (!config.databaseUrl) {
+    writeFileSync(
+      path.join(config.dataDir, 'server.json'),
+      JSON.stringify({ pid: process.pid, host: config.host, port }),
+    );
+  }
+  log(`Listening on http://${config.host}:${port} (${options.dev ? 'development' : 'production'})`);
+  startIdleSweeper(runtime);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    runtime.status = 'stopping';
+    server.close();
+    server.closeAllConnections();
+    const closing = runtime.handle?.close() ?? Promise.resolve();
+    closing.catch(() => {}).finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function fail(error: unknown): never {
+  console.error(`[loopscope] ${(error as Error).message}`);
+  process.exit(1);
+}
