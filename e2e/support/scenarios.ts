@@ -109,3 +109,66 @@ export function restartLoop(overrides: Partial<RunSpec> = {}): RunSpec {
     ...overrides,
   };
 }
+
+const states = (...letters: string[]) => letters.map((l) => ({ file: `fix-${l}` }));
+
+/** Fix A / fix B / fix A …: the state oscillates, every action differs from the last. */
+export function oscillation(
+  cycle: string[] = ['A', 'B', 'A', 'B'],
+  overrides: Partial<RunSpec> = {},
+): RunSpec {
+  return {
+    goal: 'Make the failing test pass',
+    agent: 'coder',
+    steps: states(...cycle).map((state, k) => ({
+      action: `apply_fix_${cycle[k]}`,
+      args: { attempt: k + 1 },
+      state,
+      costUsd: 0.05,
+    })),
+    end: { termination: { kind: 'no_progress', signal: 'cyclical_loop', step: cycle.length } },
+    ...overrides,
+  };
+}
+
+/** Every step different, progress flat at 5: a slow stall. */
+export function slowStall(steps = 8): RunSpec {
+  return {
+    goal: 'Resolve every field of the form',
+    agent: 'form-filler',
+    steps: Array.from({ length: steps }, (_, k) => ({
+      action: `edit_field_${k}`,
+      args: { field: k },
+      state: { version: k },
+      progress: 5,
+      costUsd: 0.01,
+    })),
+    end: { termination: { kind: 'step_ceiling', steps, cap: steps } },
+    limits: { maxSteps: steps },
+  };
+}
+
+/** A paginated crawl: arguments and state change every call; ends verified by the environment. */
+export function paginatedCrawl(pages = 5): RunSpec {
+  return {
+    goal: 'Export every invoice',
+    agent: 'crawler',
+    steps: [
+      ...Array.from({ length: pages }, (_, k) => ({
+        action: 'list_invoices',
+        args: { page: k + 1 },
+        state: { exported: (k + 1) * 100 },
+        progress: pages - k - 1,
+        costUsd: 0.002,
+      })),
+      {
+        action: 'check_export',
+        args: {},
+        state: { exported: pages * 100 },
+        verdict: 'pass' as const,
+        verdictSource: 'environment' as const,
+      },
+    ],
+    end: { termination: { kind: 'goal_met' }, verifiedUnits: pages },
+  };
+}

@@ -25,17 +25,36 @@ interface Route {
   load: () => Promise<Handler>;
 }
 
+const route = (method: string, pattern: RegExp, load: () => Promise<unknown>): Route => ({
+  method,
+  pattern,
+  load: load as () => Promise<Handler>,
+});
+
 const ROUTES: Route[] = [
-  {
-    method: 'POST',
-    pattern: /^\/v1\/traces$/,
-    load: async () => (await import('../../app/v1/traces/route')).POST,
-  },
-  {
-    method: 'GET',
-    pattern: /^\/api\/health$/,
-    load: async () => (await import('../../app/api/health/route')).GET,
-  },
+  route('POST', /^\/v1\/traces$/, async () => (await import('../../app/v1/traces/route')).POST),
+  route('GET', /^\/api\/health$/, async () => (await import('../../app/api/health/route')).GET),
+  route(
+    'GET',
+    /^\/api\/v1\/exit-reasons$/,
+    async () => (await import('../../app/api/v1/exit-reasons/route')).GET,
+  ),
+  route('GET', /^\/api\/v1\/runs$/, async () => (await import('../../app/api/v1/runs/route')).GET),
+  route(
+    'GET',
+    /^\/api\/v1\/runs\/(?<runId>[^/]+)$/,
+    async () => (await import('../../app/api/v1/runs/[runId]/route')).GET,
+  ),
+  route(
+    'GET',
+    /^\/api\/v1\/runs\/(?<runId>[^/]+)\/steps$/,
+    async () => (await import('../../app/api/v1/runs/[runId]/steps/route')).GET,
+  ),
+  route(
+    'POST',
+    /^\/api\/v1\/guard$/,
+    async () => (await import('../../app/api/v1/guard/route')).POST,
+  ),
 ];
 
 export function addTestRoute(route: Route): void {
@@ -127,7 +146,10 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
     res.writeHead(404).end();
     return;
   }
-  const params = url.pathname.match(route.pattern)?.groups ?? {};
+  const groups = url.pathname.match(route.pattern)?.groups ?? {};
+  const params = Object.fromEntries(
+    Object.entries(groups).map(([k, v]) => [k, decodeURIComponent(v)]),
+  );
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);

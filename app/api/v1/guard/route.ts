@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { getRun } from '@/db/read/get-run';
+import { lastStepIndex, stepActions } from '@/db/read/step-actions';
+import { AppError } from '@/lib/app-error';
+import { requireDatabase } from '@/server/runtime';
+import { decideGuard } from '@/trajectory/guard';
+import { respond } from '../../../http';
+import { authenticate } from '../auth';
+
+export const dynamic = 'force-dynamic';
+
+const body = z.object({ runId: z.string().min(1).max(500) });
+
+/** The deterministic continue / warn / terminate / escalate for the run as stored now. */
+export async function POST(request: Request): Promise<Response> {
+  return respond(async () => {
+    const projectId = await authenticate(request);
+    const parsed = body.safeParse(await request.json().catch(() => undefined));
+    if (!parsed.success)
+      throw new AppError('bad_request', 'send a JSON body { "runId": "<run id>" }');
+    const { runId } = parsed.data;
+    const db = requireDatabase();
+    const run = await getRun(db, { projectId, runId });
+    if (!run) throw new AppError('not_found', `no run ${JSON.stringify(runId)} in this project`);
+    const flagged = [run.flags.repeat?.step, run.flags.revisit?.step].filter(
+      (s): s is number => s !== undefined,
+    );
+    const actions = await stepActions(db, { projectId, runId, indices: flagged });
+    return decideGuard({
+      stepCount: run.stepCount,
+      lastStep: await lastStepIndex(db, { projectId, runId }),
+      costUsd: run.costUsd,
+      elapsedMs: run.elapsedMs,
+      limits: run.limits,
+      flags: run.flags,
+      actionAt: (step) => actions.get(step) ?? null,
+    });
+  });
+}

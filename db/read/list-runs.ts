@@ -1,0 +1,83 @@
+// The runs list: filters, a sort, and keyset pages (the cursor holds the last row's sort value
+// and id), so a deep page costs what the first does.
+import { and, asc, desc, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { RunSummary } from '../../lib/api-types';
+import { AppError } from '../../lib/app-error';
+import type { RunSort } from '../../lib/filters';
+import { runs } from '../schema';
+import type { Executor } from '../sql';
+import { runScope } from './run-filters';
+import type { RunScope } from './run-filters';
+import { toRunSummary } from './run-summary';
+
+export interface RunListQuery extends RunScope {
+  sort: RunSort;
+  order: 'asc' | 'desc';
+  limit: number;
+  cursor?: string;
+}
+
+const SORT_COLUMNS: Record<RunSort, SQL> = {
+  startedAt: sql`${runs.startedAt}`,
+  costUsd: sql`${runs.costUsd}`,
+  wastedUsd: sql`${runs.wastedUsd}`,
+  stepCount: sql`${runs.stepCount}`,
+  // Runs still going have no duration: they sort as the shortest.
+  durationMs: sql`coalesce(${runs.durationMs}, -1)`,
+};
+
+export async function listRuns(
+  db: Executor,
+  query: RunListQuery,
+): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
+  const column = SORT_COLUMNS[query.sort];
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.sort);
+  const typed = (value: string | number) =>
+    query.sort === 'startedAt' ? sql`${value}::timestamptz` : sql`${value}::float8`;
+  const keyset =
+    after === undefined
+      ? undefined
+      : query.order === 'desc'
+        ? sql`(${column}, ${runs.id}) < (${typed(after.value)}, ${after.id})`
+        : sql`(${column}, ${runs.id}) > (${typed(after.value)}, ${after.id})`;
+  const direction = query.order === 'desc' ? desc : asc;
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(and(runScope(query), keyset))
+    .orderBy(direction(column), direction(runs.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > query.limit && last ? encodeCursor(query.sort, last) : null;
+  return { runs: page.map(toRunSummary), nextCursor };
+}
+
+function encodeCursor(sort: RunSort, row: typeof runs.$inferSelect): string {
+  const value =
+    sort === 'startedAt'
+      ? new Date(row.startedAt).toISOString()
+      : sort === 'durationMs'
+        ? (row.durationMs ?? -1)
+        : row[sort];
+  return Buffer.from(JSON.stringify([sort, value, row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string, sort: RunSort): { value: string | number; id: string } {
+  try {
+    const [cursorSort, value, id] = JSON.parse(
+      Buffer.from(cursor, 'base64url').toString('utf8'),
+    ) as unknown[];
+    if (cursorSort === sort && typeof id === 'string') {
+      if (sort === 'startedAt' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) {
+        return { value: new Date(value).toISOString(), id };
+      }
+      if (sort !== 'startedAt' && typeof value === 'number' && Number.isFinite(value))
+        return { value, id };
+    }
+  } catch {
+    // fall through
+  }
+  throw new AppError('bad_request', 'cursor is not one this list handed out (or the sort changed)');
+}
