@@ -1,7 +1,7 @@
 // A runs row as the API's RunSummary (and the trajectory view's RunDetail).
 import type { RunDetail, RunSummary } from '../../lib/api-types';
 import type { BudgetKind } from '../../trajectory/exit-categories';
-import { runs } from '../schema';
+import type { runs } from '../schema';
 
 export type RunRecord = typeof runs.$inferSelect;
 
