@@ -70,14 +70,16 @@ function byIdentity(a: SpanRow, b: SpanRow): number {
           : 0;
 }
 
-/** One request may carry the same span twice; an upsert cannot touch one row twice. Last wins. */
+/**
+ * One request may carry the same span twice (an open and a closed copy); an upsert cannot touch
+ * one row twice, so keep one: the ended copy if only one ended, else the later in the request.
+ */
 function dedupe(sorted: SpanRow[]): SpanRow[] {
   const out: SpanRow[] = [];
   for (const row of sorted) {
     const last = out[out.length - 1];
-    if (last && last.trace_id === row.trace_id && last.span_id === row.span_id)
-      out[out.length - 1] = row;
-    else out.push(row);
+    if (!last || last.trace_id !== row.trace_id || last.span_id !== row.span_id) out.push(row);
+    else if (row.end_ms !== null || last.end_ms === null) out[out.length - 1] = row;
   }
   return out;
 }
