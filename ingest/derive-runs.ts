@@ -2,6 +2,7 @@
 // batches derive one after another (each then sees the other's committed spans), load its spans,
 // assemble, derive and replace its summary row and steps.
 import { sql } from 'drizzle-orm';
+import { stillIdle } from '../db/write/idle-runs';
 import { loadRunSpans } from '../db/write/load-run-spans';
 import { saveRuns } from '../db/write/save-runs';
 import type { RunRow, StepRow } from '../db/write/save-runs';
@@ -25,11 +26,15 @@ export async function deriveRuns(
   context: DeriveContext,
   options: { idle?: boolean } = {},
 ): Promise<void> {
-  const sorted = [...runIds].sort();
+  let sorted = [...runIds].sort();
   for (const runId of sorted) {
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(${`${projectId}:${runId}`}, 0))`,
     );
+  }
+  // A span may have arrived since the sweep chose these runs: only the still idle ones end.
+  if (options.idle) {
+    sorted = await stillIdle(tx, projectId, sorted, context.settings.idleTimeoutMs);
   }
   const spansByRun = await loadRunSpans(tx, projectId, sorted);
   const runRows: RunRow[] = [];

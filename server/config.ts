@@ -39,7 +39,9 @@ export function readServerConfig(
   source: Record<string, string | undefined> = process.env,
   root = process.cwd(),
 ): ServerConfig {
-  const parsed = env.safeParse(source);
+  // An empty variable is an unset one (`DATABASE_URL= npm start` means PGlite).
+  const set = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = env.safeParse(set);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);

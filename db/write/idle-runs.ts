@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
-import { queryRows } from '../sql';
+import { asPgArray, queryRows } from '../sql';
 
 /** Runs still `running` whose last span arrived longer ago than the idle timeout, by project. */
 export async function findIdleRuns(
@@ -16,4 +16,22 @@ export async function findIdleRuns(
         order by last_received_at limit ${limit}`,
   );
   return rows.map((r) => ({ projectId: String(r.project_id), runId: String(r.id) }));
+}
+
+/** Of the given runs, those still idle (checked again under the runs' locks). */
+export async function stillIdle(
+  tx: Executor,
+  projectId: string,
+  runIds: readonly string[],
+  idleTimeoutMs: number,
+): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const rows = await queryRows(
+    tx,
+    sql`select id from runs
+        where project_id = ${projectId}::uuid and id = any(${asPgArray(runIds)}::text[])
+          and exit_category = 'running'
+          and last_received_at < now() - make_interval(secs => ${idleTimeoutMs / 1000})`,
+  );
+  return rows.map((r) => String(r.id));
 }

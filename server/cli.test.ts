@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client';
+import { projectForKey } from '../db/projects';
+
+const run = promisify(execFile);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'loopscope-cli-'));
+const cli = (...args: string[]) =>
+  run(process.execPath, [path.join(__dirname, '..', 'bin', 'loopscope.mjs'), ...args], {
+    env: { ...process.env, LOOPSCOPE_DATA_DIR: dataDir, DATABASE_URL: '' },
+  });
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('loopscope keys', () => {
+  it('creates a key (printed on the last line), lists it, revokes it', async () => {
+    const created = await cli('keys', 'create', '--project', 'team-a', '--name', 'ci');
+    const key = created.stdout.trim().split('\n').at(-1) ?? '';
+    expect(key).toMatch(/^lsk_[A-Za-z0-9_-]{32}$/);
+
+    const listed = await cli('keys', 'list');
+    expect(listed.stdout).toContain('team-a');
+    expect(listed.stdout).toContain(key.slice(0, 10));
+    expect(listed.stdout).not.toContain(key);
+
+    const check = async () => {
+      const handle = await openDatabase({ dataDir });
+      try {
+        return await projectForKey(handle.db, key);
+      } finally {
+        await handle.close();
+      }
+    };
+    expect(await check()).not.toBeNull();
+    const revoked = await cli('keys', 'revoke', key.slice(0, 10));
+    expect(revoked.stdout).toContain('Revoked 1 key');
+    expect(await check()).toBeNull();
+  });
+
+  it('explains its usage on a wrong command', async () => {
+    await expect(cli('keys', 'create')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--project'),
+    });
+  });
+});
