@@ -8,7 +8,7 @@ export function errorResponse(error: unknown): Response {
   if (isAppError(error)) appError = error;
   else if (isDatabaseUnavailable(error)) {
     appError = new AppError('unavailable', 'the database is unavailable; retry later', {
-      retryAfterSeconds: 5,
+      retryAfterSeconds: 2,
     });
   } else {
     console.error('[loopscope] request failed:', error);

@@ -67,7 +67,7 @@ function errorResponse(
   if (isAppError(error)) appError = error;
   else if (isDatabaseUnavailable(error)) {
     appError = new AppError('unavailable', 'the database is unavailable; retry later', {
-      retryAfterSeconds: 5,
+      retryAfterSeconds: 2,
     });
   } else {
     log?.(

@@ -1,4 +1,4 @@
-// `loopscope start | dev | build | migrate | keys create|list|revoke`
+// `loopscope start | dev | build | migrate | keys create|list|revoke | demo`
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,19 +8,26 @@ import { migrateDatabase } from '../db/migrate';
 import { build, ensureBuild } from './build';
 import { readServerConfig } from './config';
 import type { ServerConfig } from './config';
+import { runDemoCommand } from '../samples/demo-command';
+import { PriceTable } from '../trajectory/pricing';
+import { readPriceFile } from '../lib/settings';
+import { DEFAULT_PROJECT } from './boot';
 import { formatKeyResult, runKeyCommand } from './key-commands';
 import type { KeyCommand, KeyCommandResult } from './key-commands';
 import { startServer } from './start';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = `Usage:
-  loopscope start                       build if needed, migrate, serve on PORT (default 3000)
+  loopscope start [--no-build]          build if needed, migrate, serve on PORT (default 3000)
   loopscope dev                         the same with Next.js in development mode
   loopscope build                       build the dashboard
   loopscope migrate                     apply database migrations and exit
   loopscope keys create --project NAME [--name LABEL]
   loopscope keys list
   loopscope keys revoke <key id | key prefix>
+  loopscope demo [--project NAME]       send the sample runs to the running server (six weeks of
+                                        runs; again adds nothing). OTEL_EXPORTER_OTLP_ENDPOINT and
+                                        OTEL_EXPORTER_OTLP_HEADERS send them elsewhere
 
 Settings come from the environment: DATABASE_URL (else PGlite in LOOPSCOPE_DATA_DIR,
 default ./.loopscope), PORT, HOST, LOOPSCOPE_INIT_API_KEY, LOOPSCOPE_PRICES_FILE, LOOPSCOPE_CONFIG.`;
@@ -43,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'start':
-      ensureBuild(ROOT, log);
+      if (!values['no-build']) ensureBuild(ROOT, log);
       return startServer(ROOT, { dev: false });
     case 'dev':
       return startServer(ROOT, { dev: true });
@@ -64,6 +71,31 @@ async function main(argv: string[]): Promise<void> {
       const keyCommand = parseKeyCommand(sub, arg, values);
       const result = await runAgainstDatabase(readServerConfig(process.env, ROOT), keyCommand);
       console.log(formatKeyResult(result));
+      return;
+    }
+    case 'demo': {
+      const config = readServerConfig(process.env, ROOT);
+      await runDemoCommand({
+        env: process.env,
+        local: config,
+        project: values.project ?? DEFAULT_PROJECT,
+        prices: new PriceTable(readPriceFile(config.pricesFile)),
+        keys: {
+          create: async (project) => {
+            const created = await runAgainstDatabase(config, {
+              action: 'create',
+              project,
+              name: 'loopscope demo',
+            });
+            if (created.action !== 'create') throw new Error('the key was not created');
+            return created;
+          },
+          revoke: async (id) => {
+            await runAgainstDatabase(config, { action: 'revoke', id });
+          },
+        },
+        log,
+      });
       return;
     }
     default:

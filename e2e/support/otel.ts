@@ -4,7 +4,7 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Tracer } from '@opentelemetry/api';
 
 export interface Sender {
@@ -19,11 +19,15 @@ export function createSender(options: {
   protocol?: 'proto' | 'json';
   gzip?: boolean;
   serviceName?: string;
+  /** Every span the SDK ends is recorded here as `traceId:spanId` before it is exported. */
+  emitted?: Set<string>;
 }): Sender {
   const exporterOptions = {
     url: `${options.url}/v1/traces`,
     headers: { Authorization: `Bearer ${options.key}` },
     compression: (options.gzip ? 'gzip' : 'none') as never,
+    // Retries (on 429/503 and network errors) stop at this deadline; 10 s is the default.
+    timeoutMillis: 30_000,
   };
   const exporter: SpanExporter =
     options.protocol === 'json'
@@ -32,6 +36,7 @@ export function createSender(options: {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'loopscope-test' }),
     spanProcessors: [
+      ...(options.emitted ? [recordingProcessor(options.emitted)] : []),
       new BatchSpanProcessor({
         exporter,
         maxExportBatchSize: 512,
@@ -44,5 +49,17 @@ export function createSender(options: {
     tracer: provider.getTracer('loopscope-test'),
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
+  };
+}
+
+function recordingProcessor(emitted: Set<string>): SpanProcessor {
+  return {
+    onStart: () => {},
+    onEnd: (span) => {
+      const { traceId, spanId } = span.spanContext();
+      emitted.add(`${traceId}:${spanId}`);
+    },
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
   };
 }

@@ -1,0 +1,78 @@
+// Starts the built Loopscope server as its own process (the way `npm start` does, on the build
+// Playwright's web server made), for tests that kill it, restart it, or give it its own database.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface SpawnedServer {
+  url: string;
+  process: ChildProcess;
+  output: () => string;
+  /** Resolves when the process has exited. */
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export async function spawnServer(
+  env: Record<string, string>,
+  port: number,
+): Promise<SpawnedServer> {
+  let output = '';
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin', 'loopscope.mjs'), 'start', '--no-build'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(
+    url,
+    () => child.exitCode !== null,
+    () => output,
+  );
+  return {
+    url,
+    process: child,
+    output: () => output,
+    exited,
+    kill: async (signal) => {
+      if (child.exitCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export async function waitForHealth(
+  url: string,
+  gaveUp: () => boolean,
+  output: () => string,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gaveUp()) throw new Error(`the server exited:\n${output()}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server did not become healthy in ${timeoutMs} ms:\n${output()}`);
+}
+
+export function freePort(): number {
+  return 20_000 + Math.floor(Math.random() * 20_000);
+}
