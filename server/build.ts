@@ -14,6 +14,7 @@ const SOURCE_DIRS = [
   'server',
   'trajectory',
   'kit',
+  'samples',
   'public',
 ];
 const SOURCE_FILES = ['next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];

@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { dataDirHolder, openDatabase } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
+import { readPriceFile } from '../lib/settings';
+import { runDemoCommand } from '../samples/demo-command';
+import { PriceTable } from '../trajectory/pricing';
+import { DEFAULT_PROJECT } from './boot';
 import { build, ensureBuild } from './build';
 import { readServerConfig } from './config';
 import type { ServerConfig } from './config';
-import { runDemoCommand } from '../samples/demo-command';
-import { PriceTable } from '../trajectory/pricing';
-import { readPriceFile } from '../lib/settings';
-import { DEFAULT_PROJECT } from './boot';
 import { formatKeyResult, runKeyCommand } from './key-commands';
 import type { KeyCommand, KeyCommandResult } from './key-commands';
 import { startServer } from './start';
@@ -39,6 +39,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       project: { type: 'string' },
       name: { type: 'string' },
+      'no-build': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -27,6 +27,7 @@ describe('classifyExitReason: vocabularies', () => {
     ['success', 'goal_satisfied'],
     ['pass', 'goal_satisfied'],
     ['end_turn', 'model_stopped'],
+    ['model_stopped', 'model_stopped'],
     ['final_output', 'model_stopped'],
     ['finish', 'model_stopped'],
     ['completed', 'model_stopped'],

@@ -44,7 +44,7 @@ export const EXIT_RULES: readonly ExitRule[] = [
     name: 'model-stopped',
     category: 'model_stopped',
     reasons: words(`
-      end_turn stop stop_sequence final_output final_answer finish finished completed complete
+      model_stopped end_turn stop stop_sequence final_output final_answer finish finished completed complete
       done agent_finish no_tool_call TextMentionTermination StopMessageTermination
     `),
   },
