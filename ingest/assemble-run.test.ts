@@ -63,6 +63,16 @@ describe('assembleRun', () => {
     expect(run.unpricedModels).toEqual(['mystery-model-7']);
   });
 
+  it('an explicit cost above an unpriced model prices it: the spend is complete', () => {
+    const run = assemble([
+      span(1, null, 'agent', 0, 100, { 'loop.exit.reason': 'goal_met' }),
+      span(2, 1, 'step', 1, 50, { 'loop.step': 1, 'loop.action': 'a', 'loop.cost_usd': 0.25 }),
+      chat(3, 2, 2, 1000, 100, 'mystery-model-7'),
+    ]);
+    expect(run.spend.costUsd).toBe(0.25);
+    expect(run.unpricedModels).toEqual([]);
+  });
+
   it('Strands: loop-cycle spans are steps, tool input and output arrive as events', () => {
     const tool = (id: number, parent: number, start: number, city: string, result: string) =>
       span(

@@ -42,7 +42,9 @@ export class SpanTree {
   private readonly spend = new Map<string, Spend>();
   /** Spend per model, from the spans whose own tokens were counted. */
   readonly costByModel = new Map<string, number>();
+  /** Models whose tokens count in the run's spend but have no price (and no explicit cost). */
   readonly unpricedModels = new Set<string>();
+  private readonly subtreeUnpriced = new Map<string, Set<string>>();
 
   constructor(spans: readonly StoredSpan[], prices: PriceTable) {
     this.spans = [...spans].sort(
@@ -60,6 +62,9 @@ export class SpanTree {
       else this.childrenOf.set(key(parent), [span]);
     }
     this.rollUpSpend(prices);
+    for (const span of this.topLevel) {
+      for (const model of this.subtreeUnpriced.get(key(span)) ?? []) this.unpricedModels.add(model);
+    }
   }
 
   parentOf(span: StoredSpan): StoredSpan | undefined {
@@ -118,30 +123,50 @@ export class SpanTree {
   }
 
   private ownSubtreeSpend(span: StoredSpan, prices: PriceTable): Spend {
-    const kids = this.children(span).map((child) => this.spend.get(key(child)) ?? NO_SPEND);
+    const children = this.children(span);
+    const kids = children.map((child) => this.spend.get(key(child)) ?? NO_SPEND);
     const kidsHaveSpend = kids.some((s) => s.inputTokens + s.outputTokens > 0 || s.costUsd > 0);
-    let total = kidsHaveSpend ? kids.reduce(addSpend, NO_SPEND) : this.ownSpend(span, prices);
+    const unpriced = new Set<string>();
+    let total: Spend;
+    if (kidsHaveSpend) {
+      total = kids.reduce(addSpend, NO_SPEND);
+      for (const child of children) {
+        for (const model of this.subtreeUnpriced.get(key(child)) ?? []) unpriced.add(model);
+      }
+    } else {
+      const own = this.ownSpend(span, prices);
+      total = own.spend;
+      if (own.unpricedModel !== null) unpriced.add(own.unpricedModel);
+    }
     const explicit = span.facts.costUsd;
-    if (explicit !== undefined) total = { ...total, costUsd: explicit };
+    // An explicit cost prices the whole subtree: nothing below it is missing a price any more.
+    if (explicit !== undefined) {
+      total = { ...total, costUsd: explicit };
+      unpriced.clear();
+    }
+    if (unpriced.size > 0) this.subtreeUnpriced.set(key(span), unpriced);
     return total;
   }
 
-  private ownSpend(span: StoredSpan, prices: PriceTable): Spend {
+  private ownSpend(
+    span: StoredSpan,
+    prices: PriceTable,
+  ): { spend: Spend; unpricedModel: string | null } {
     const f = span.facts;
     const tokens = {
       inputTokens: f.inputTokens ?? 0,
       outputTokens: f.outputTokens ?? 0,
       cacheReadTokens: f.cacheReadTokens ?? 0,
     };
-    if (tokens.inputTokens + tokens.outputTokens === 0) return { ...NO_SPEND };
+    if (tokens.inputTokens + tokens.outputTokens === 0)
+      return { spend: { ...NO_SPEND }, unpricedModel: null };
     const model = f.model ?? null;
     const priced = model === null ? null : prices.cost(model, tokens);
-    if (priced === null && f.costUsd === undefined) {
-      this.unpricedModels.add(model ?? '(no model named)');
-    }
     const costUsd = f.costUsd ?? priced ?? 0;
     if (model !== null) this.costByModel.set(model, (this.costByModel.get(model) ?? 0) + costUsd);
-    return { costUsd, ...tokens };
+    const unpricedModel =
+      priced === null && f.costUsd === undefined ? (model ?? '(no model named)') : null;
+    return { spend: { costUsd, ...tokens }, unpricedModel };
   }
 }
 
