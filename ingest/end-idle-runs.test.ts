@@ -6,6 +6,7 @@ import { queryRows } from '../db/sql';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '../db/test-database';
 import { loopSettings } from '../lib/settings';
 import { deriveRuns } from './derive-runs';
+import { deriveMarkedRuns } from './derive-queue';
 import { endIdleRuns } from './end-idle-runs';
 import { ingestSpans } from './ingest-spans';
 import { span, TEST_PRICE_TABLE, TRACE } from './test-spans';
@@ -29,12 +30,10 @@ describe.each(TEST_DATABASE_KINDS)('idle runs on %s', (kind) => {
   afterAll(() => handle?.close());
 
   it('a run whose root never comes stays running, ends unknown after the idle timeout, and resumes with a new span', async () => {
-    await ingestSpans(
-      handle.db,
-      projectId,
-      [span(2, 1, 'step', 1000, 2000, { 'loop.step': 1, 'loop.action': 'a' })],
-      context,
-    );
+    await ingestSpans(handle.db, projectId, [
+      span(2, 1, 'step', 1000, 2000, { 'loop.step': 1, 'loop.action': 'a' }),
+    ]);
+    expect(await deriveMarkedRuns(handle.db, context)).toBe(1);
     expect(await endIdleRuns(handle.db, context)).toBe(0);
     expect(await run()).toMatchObject({
       exit_category: 'running',
@@ -47,12 +46,13 @@ describe.each(TEST_DATABASE_KINDS)('idle runs on %s', (kind) => {
     expect(await run()).toMatchObject({ exit_category: 'unknown', unexplained_stop: true });
     expect((await run())?.ended_at).not.toBeNull();
 
-    await ingestSpans(
-      handle.db,
-      projectId,
-      [span(3, 1, 'step', 2000, 3000, { 'loop.step': 2, 'loop.action': 'b' })],
-      context,
-    );
+    await ingestSpans(handle.db, projectId, [
+      span(3, 1, 'step', 2000, 3000, { 'loop.step': 2, 'loop.action': 'b' }),
+    ]);
+    // marked but not derived yet: the sweep must not end it on its old arrival time
+    await handle.db.execute(sql`update runs set last_received_at = now() - interval '31 minutes'`);
+    expect(await endIdleRuns(handle.db, context)).toBe(0);
+    expect(await deriveMarkedRuns(handle.db, context)).toBe(1);
     expect(await run()).toMatchObject({ exit_category: 'running', unexplained_stop: false });
   });
 

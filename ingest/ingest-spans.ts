@@ -1,11 +1,11 @@
-// Validated spans into the database: store them (idempotently), map their traces to runs and
-// re-derive every run they touched, all in one transaction, so a 200 means committed and derived.
+// Validated spans into the database in one transaction: store them (idempotently), map their
+// traces to runs, and mark those runs for derivation. A 200 means all of it is committed; the
+// deriver (derive-queue.ts) then re-derives the marked runs, and any read of them derives first.
 import { mapTracesToRuns } from '../db/write/map-traces-to-runs';
 import { storeSpans } from '../db/write/store-spans';
 import type { SpanRow } from '../db/write/store-spans';
 import type { Database } from '../db/client';
-import { deriveRuns } from './derive-runs';
-import type { DeriveContext } from './derive-runs';
+import { markRunsDirty } from '../db/write/dirty-runs';
 import { extractSpanFacts } from './span-facts';
 import type { ValidSpan } from './validate';
 
@@ -18,7 +18,6 @@ export async function ingestSpans(
   db: Database,
   projectId: string,
   spans: readonly ValidSpan[],
-  context: DeriveContext,
 ): Promise<IngestResult> {
   if (spans.length === 0) return { storedSpans: 0, runIds: [] };
   const rows = spans.map(toSpanRow).sort(byIdentity);
@@ -32,7 +31,7 @@ export async function ingestSpans(
     db.transaction(async (tx) => {
       await storeSpans(tx, projectId, dedupe(rows));
       const touched = await mapTracesToRuns(tx, projectId, traces);
-      await deriveRuns(tx, projectId, touched, context);
+      await markRunsDirty(tx, projectId, touched);
       return touched;
     }),
   );

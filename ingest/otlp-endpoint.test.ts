@@ -66,8 +66,10 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
     await server?.close();
   });
 
-  const runRow = async (id: string) =>
-    (await queryRows(server.database.db, sql`select * from runs where id = ${id}`))[0];
+  const runRow = async (id: string) => {
+    await server.settle();
+    return (await queryRows(server.database.db, sql`select * from runs where id = ${id}`))[0];
+  };
 
   it.each([
     ['proto', false],

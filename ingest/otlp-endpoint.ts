@@ -6,7 +6,6 @@ import { isDatabaseUnavailable } from '../db/errors';
 import { AppError, isAppError } from '../lib/app-error';
 import { keyFromHeaders } from '../lib/api-key';
 import type { Admission } from './admission';
-import type { DeriveContext } from './derive-runs';
 import { ingestSpans } from './ingest-spans';
 import {
   encodeErrorBody,
@@ -23,7 +22,8 @@ export interface OtlpEndpointDeps {
   database(): Database;
   /** The project id a key belongs to, or null. */
   authenticate(key: string): Promise<string | null>;
-  context(): DeriveContext;
+  /** Called once a request's spans are committed (the deriver's cue). */
+  afterCommit?: () => void;
   admission: Admission;
   maxBodyBytes: number;
   log?: (message: string) => void;
@@ -46,7 +46,8 @@ export async function handleOtlpExport(
       const { body } = await readOtlpRequest(request, { maxBytes: deps.maxBodyBytes });
       const decoded = decodeOtlpBody(format, body);
       const { spans, rejectedCount, messages } = validateSpans(decoded);
-      await ingestSpans(db, projectId, spans, deps.context());
+      await ingestSpans(db, projectId, spans);
+      deps.afterCommit?.();
       const partial = {
         rejectedSpans: rejectedCount,
         errorMessage: rejectionMessage(rejectedCount, messages),

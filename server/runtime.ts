@@ -3,6 +3,8 @@
 import type { Database, DatabaseHandle } from '../db/client';
 import { projectForKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
+import { Deriver, settleRuns } from '../ingest/derive-queue';
+import type { DeriveContext } from '../ingest/derive-runs';
 import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
 import { AppError } from '../lib/app-error';
 import type { LoopSettings } from '../lib/settings';
@@ -17,6 +19,7 @@ export interface Runtime {
   prices: PriceTable;
   settings: LoopSettings;
   admission: Admission;
+  deriver: Deriver;
   /** Lets the CLI on this machine manage keys while the server holds the PGlite folder. */
   adminToken: string | null;
   log: (message: string) => void;
@@ -43,6 +46,30 @@ export function createAdmission(config: ServerConfig): Admission {
   return new Admission(config.ingestConcurrency, config.ingestQueue);
 }
 
+export function deriveContext(runtime: Runtime): DeriveContext {
+  return { prices: runtime.prices, settings: runtime.settings };
+}
+
+/** The deriver of this process, reading the runtime's current database and settings. */
+export function createDeriver(runtime: () => Runtime): Deriver {
+  return new Deriver(
+    () => {
+      const r = runtime();
+      return r.status === 'ready' && r.handle ? r.handle.db : null;
+    },
+    () => deriveContext(runtime()),
+    (error) => runtime().log(`deriving runs failed: ${(error as Error).message}`),
+  );
+}
+
+/**
+ * Derives what a read is about to read (the project's marked runs, or one run), so every answer
+ * includes every span committed before it.
+ */
+export async function settle(projectId: string, runId?: string): Promise<void> {
+  await settleRuns(requireDatabase(), deriveContext(getRuntime()), projectId, { runId });
+}
+
 /** The database once migrated and ready; 503 with Retry-After before that. */
 export function requireDatabase(): Database {
   const runtime = getRuntime();
@@ -59,7 +86,7 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
   return {
     database: requireDatabase,
     authenticate: (key) => projectForKey(requireDatabase(), key),
-    context: () => ({ prices: runtime.prices, settings: runtime.settings }),
+    afterCommit: () => runtime.deriver.kick(),
     admission: runtime.admission,
     maxBodyBytes: runtime.config.maxBodyBytes,
     log: runtime.log,

@@ -33,6 +33,8 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // PORT=0 picks a free port: from here on the runtime knows the real one.
+  runtime.config = { ...config, port };
   if (!config.databaseUrl) {
     writeFileSync(
       path.join(config.dataDir, 'server.json'),
@@ -48,6 +50,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     stopping = true;
     log(`${signal}: stopping`);
     runtime.status = 'stopping';
+    runtime.deriver.stop();
     server.close();
     server.closeAllConnections();
     const closing = runtime.handle?.close() ?? Promise.resolve();

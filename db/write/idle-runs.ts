@@ -13,6 +13,7 @@ export async function findIdleRuns(
     sql`select project_id, id from runs
         where exit_category = 'running'
           and last_received_at < now() - make_interval(secs => ${idleTimeoutMs / 1000})
+          and not exists (select 1 from dirty_runs d where d.project_id = runs.project_id and d.run_id = runs.id)
         order by last_received_at limit ${limit}`,
   );
   return rows.map((r) => ({ projectId: String(r.project_id), runId: String(r.id) }));
@@ -31,7 +32,8 @@ export async function stillIdle(
     sql`select id from runs
         where project_id = ${projectId}::uuid and id = any(${asPgArray(runIds)}::text[])
           and exit_category = 'running'
-          and last_received_at < now() - make_interval(secs => ${idleTimeoutMs / 1000})`,
+          and last_received_at < now() - make_interval(secs => ${idleTimeoutMs / 1000})
+          and not exists (select 1 from dirty_runs d where d.project_id = runs.project_id and d.run_id = runs.id)`,
   );
   return rows.map((r) => String(r.id));
 }

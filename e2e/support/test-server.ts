@@ -10,7 +10,8 @@ import type { TestDatabaseKind } from '../../db/test-database';
 import type { DatabaseHandle } from '../../db/client';
 import { loopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
-import { createAdmission, setRuntime } from '../../server/runtime';
+import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';
+import { settleRuns } from '../../ingest/derive-queue';
 import type { Runtime } from '../../server/runtime';
 import { PriceTable } from '../../trajectory/pricing';
 import type { ModelPrice } from '../../trajectory/pricing';
@@ -55,6 +56,11 @@ const ROUTES: Route[] = [
     /^\/api\/v1\/guard$/,
     async () => (await import('../../app/api/v1/guard/route')).POST,
   ),
+  route(
+    'GET',
+    /^\/api\/v1\/reports\/weekly$/,
+    async () => (await import('../../app/api/v1/reports/weekly/route')).GET,
+  ),
 ];
 
 export function addTestRoute(route: Route): void {
@@ -67,6 +73,8 @@ export interface TestServer {
   projectId: string;
   database: DatabaseHandle;
   runtime: Runtime;
+  /** Derives the project's marked runs now, for tests that read the database directly. */
+  settle(projectId?: string): Promise<void>;
   /** Another project with its own key, for isolation checks. */
   newProject(name: string): Promise<{ projectId: string; key: string }>;
   close(): Promise<void>;
@@ -108,16 +116,20 @@ export async function startTestServer(
     prices: new PriceTable(TEST_PRICES),
     settings: loopSettings(),
     admission: createAdmission(config),
+    deriver: createDeriver(() => runtime),
     adminToken: null,
     log: () => {},
   };
   setRuntime(runtime);
+  runtime.deriver.start(200);
   const newProject = async (name: string) => {
     const projectId = await ensureProject(database.db, name);
     const { key } = await createApiKey(database.db, projectId);
     return { projectId, key };
   };
   const main = await newProject('default');
+  const settle = (projectId = main.projectId) =>
+    settleRuns(database.db, deriveContext(runtime), projectId, { limit: 100_000 });
   const server = createServer((req, res) => {
     dispatch(req, res).catch((error: unknown) => {
       res.writeHead(599).end(String(error));
@@ -131,7 +143,10 @@ export async function startTestServer(
     database,
     runtime,
     newProject,
+    settle,
     close: async () => {
+      runtime.deriver.stop();
+      await runtime.deriver.idle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();

@@ -1,6 +1,6 @@
 import { exitReasonGroups } from '@/db/read/exit-reason-groups';
 import { resolveWindow, windowParams } from '@/lib/filters';
-import { requireDatabase } from '@/server/runtime';
+import { requireDatabase, settle } from '@/server/runtime';
 import { respond } from '../../../http';
 import { authenticate } from '../auth';
 import { parseQuery } from '../parse';
@@ -10,6 +10,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request): Promise<Response> {
   return respond(async () => {
     const projectId = await authenticate(request);
+    await settle(projectId);
     const params = parseQuery(request, windowParams);
     const groups = await exitReasonGroups(requireDatabase(), {
       projectId,

@@ -1,6 +1,6 @@
 import { listRuns } from '@/db/read/list-runs';
 import { resolveWindow, runListParams } from '@/lib/filters';
-import { requireDatabase } from '@/server/runtime';
+import { requireDatabase, settle } from '@/server/runtime';
 import { respond } from '../../../http';
 import { authenticate } from '../auth';
 import { parseQuery } from '../parse';
@@ -10,6 +10,7 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request): Promise<Response> {
   return respond(async () => {
     const projectId = await authenticate(request);
+    await settle(projectId);
     const params = parseQuery(request, runListParams);
     return listRuns(requireDatabase(), { ...params, projectId, window: resolveWindow(params) });
   });
