@@ -75,6 +75,15 @@ export const runs = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
     index('runs_started_idx').on(t.projectId, t.startedAt.desc(), t.id.desc()),
+    // Window aggregates (tiles, chart, facets) read only these: an index-only scan.
+    index('runs_window_idx').on(
+      t.projectId,
+      t.startedAt,
+      t.exitCategory,
+      t.agent,
+      t.variant,
+      t.costUsd,
+    ),
     index('runs_category_started_idx').on(
       t.projectId,
       t.exitCategory,

@@ -1,0 +1,103 @@
+// The reports' URL parameters, parsed once with zod: the API route and the pages share them, so
+// a link and an API call mean the same window and grouping. A bad one names itself.
+import { z } from 'zod';
+import { resolveWindow, windowParams } from '@/lib/filters';
+import type { TimeWindow } from '@/lib/filters';
+import { WEEKLY_GROUP_BY } from '@/trajectory/report-weekly';
+import { WEEK_MS, isoWeekStartMs, utcDate, weekStartsBetween } from '@/trajectory/report-weeks';
+
+/** The weekly report covers this many weeks, the current one included, unless told otherwise. */
+export const DEFAULT_REPORT_WEEKS = 12;
+/** A window longer than about five years is refused: the report has a row per week and group. */
+export const MAX_REPORT_WEEKS = 262;
+
+const text = z.string().trim().min(1).max(500).optional();
+const window = windowParams.pick({ from: true, to: true });
+
+function orderedWindow(value: { from?: Date; to?: Date }, ctx: z.RefinementCtx): void {
+  if (value.from && value.to && value.from.getTime() >= value.to.getTime()) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: 'must be before to' });
+  } else if (
+    value.from &&
+    value.to &&
+    value.to.getTime() - value.from.getTime() > MAX_REPORT_WEEKS * WEEK_MS
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['from'],
+      message: `the window is longer than ${MAX_REPORT_WEEKS} weeks`,
+    });
+  }
+}
+
+const weeklyBase = window.extend({
+  groupBy: z.enum(WEEKLY_GROUP_BY).default('agent'),
+  format: z.enum(['json', 'csv']).default('json'),
+});
+/** `GET /api/v1/reports/weekly`: the project is the key's. */
+export const weeklyReportParams = weeklyBase.superRefine(orderedWindow);
+export type WeeklyReportParams = z.infer<typeof weeklyReportParams>;
+/** The dashboard page (and its CSV export), which name the project, `default` unless told. */
+export const weeklyPageParams = weeklyBase.extend({ project: text }).superRefine(orderedWindow);
+
+export const compareParams = window
+  .extend({ a: text, b: text, agent: text, project: text })
+  .superRefine(orderedWindow);
+export type CompareParams = z.infer<typeof compareParams>;
+
+export const capsParams = window
+  .extend({
+    agent: text,
+    variant: text,
+    /** Dollar cap applied to the whole simulation. */
+    maxUsd: z.coerce.number().positive().max(1_000_000).optional(),
+    /** The step cap the page opens on. */
+    cap: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    project: text,
+  })
+  .superRefine(orderedWindow);
+export type CapsParams = z.infer<typeof capsParams>;
+
+export const pricesParams = window.extend({ project: text }).superRefine(orderedWindow);
+
+export interface WeekWindow extends TimeWindow {
+  /** Monday of the first and last week, `YYYY-MM-DD`. */
+  firstWeek: string;
+  lastWeek: string;
+  /** Every Monday in between, in order. */
+  weeks: string[];
+}
+
+/** Whole ISO weeks overlapping [from, to): by default the last 12, this one included. */
+export function weekWindow(params: { from?: Date; to?: Date }, now = new Date()): WeekWindow {
+  const to = params.to ?? now;
+  const lastStart = isoWeekStartMs(to.getTime() - 1);
+  const from = params.from ?? new Date(lastStart - (DEFAULT_REPORT_WEEKS - 1) * WEEK_MS);
+  const weeks = weekStartsBetween(from.getTime(), to.getTime()).map(utcDate);
+  // An empty window (from at or after to) keeps last < first, so it selects no week.
+  const first = weeks[0] ?? utcDate(isoWeekStartMs(from.getTime()));
+  const last = weeks[weeks.length - 1] ?? utcDate(isoWeekStartMs(from.getTime()) - WEEK_MS);
+  return { from, to, firstWeek: first, lastWeek: last, weeks };
+}
+
+/** Compare and caps read runs in a window: the last 30 days unless told otherwise. */
+export function runWindow(params: { from?: Date; to?: Date }, now = new Date()): TimeWindow {
+  return resolveWindow(params, now);
+}
+
+/** Prices look back as far as a rate may be trusted: 90 days. */
+export function pricesWindow(params: { from?: Date; to?: Date }, now = new Date()): TimeWindow {
+  const to = params.to ?? now;
+  return { from: params.from ?? new Date(to.getTime() - 90 * 86_400_000), to };
+}
+
+/** Safe-parse for pages: the data, or the message a 400 would carry. */
+export function parsePageParams<T extends z.ZodType>(
+  schema: T,
+  input: Record<string, string>,
+): { ok: true; data: z.infer<T> } | { ok: false; message: string } {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  const issue = result.error.issues[0];
+  return { ok: false, message: `${issue?.path.join('.') || 'query'}: ${issue?.message}` };
+}
