@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { CategoryVars } from '@/components/theme/category-vars';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -11,7 +13,26 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <head>
+        <CategoryVars />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="app-header">
+          <Link className="brand" href="/">
+            Loopscope
+          </Link>
+          <nav className="app-nav" aria-label="Main">
+            <Link href="/">Runs</Link>
+            <Link href="/reports/weekly">Reports</Link>
+            <Link href="/prices">Prices</Link>
+          </nav>
+          <span className="tagline">why agent runs stop, whether they loop, what they cost</span>
+        </header>
+        {children}
+      </body>
     </html>
   );
 }

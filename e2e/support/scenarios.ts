@@ -26,6 +26,8 @@ export interface RunSpec {
   stepMs?: number;
   limits?: { maxSteps?: number; maxUsd?: number; wallClockMs?: number };
   steps: StepSpec[];
+  /** An LLM call of the run itself, outside every step (planning, a final summary). */
+  runLlm?: { input: number; output: number; model: string };
   end?: { termination: Termination; verified?: boolean; verifiedUnits?: number } | null;
 }
 
@@ -63,6 +65,21 @@ export function emitRun(tracer: Tracer, spec: RunSpec): string {
     if (s.fail) step.fail(s.fail, `${s.action} failed`);
     step.end(t0 + stepMs - 10);
   });
+  if (spec.runLlm) {
+    const t = start + spec.steps.length * stepMs + 5;
+    run
+      .child(
+        `chat ${spec.runLlm.model}`,
+        {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': spec.runLlm.model,
+          'gen_ai.usage.input_tokens': spec.runLlm.input,
+          'gen_ai.usage.output_tokens': spec.runLlm.output,
+        },
+        { startTime: t },
+      )
+      .end(t + 10);
+  }
   if (spec.end !== null) {
     const end = spec.end ?? { termination: { kind: 'goal_met' } as Termination };
     run.end(end.termination, {

@@ -1,0 +1,5 @@
+import { RunSkeleton } from '@/components/skeletons';
+
+export default function Loading() {
+  return <RunSkeleton />;
+}

@@ -1,0 +1,46 @@
+// The span route's answer, checked where it enters the browser.
+import { z } from 'zod';
+import type { StepDetailData } from '@/components/trajectory/types';
+
+const pairs = z.array(z.tuple([z.string(), z.unknown()]));
+
+export const stepDetailSchema: z.ZodType<StepDetailData> = z.object({
+  ordinal: z.number(),
+  index: z.number(),
+  action: z.string().nullable(),
+  actionArgs: z.string().nullable(),
+  result: z.string().nullable(),
+  resultHash: z.string().nullable(),
+  verdict: z.string().nullable(),
+  verdictSource: z.string().nullable(),
+  verdictFields: z.array(z.tuple([z.string(), z.boolean()])).nullable(),
+  errorClass: z.string().nullable(),
+  costUsd: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  contextTokens: z.number().nullable(),
+  durationMs: z.number().nullable(),
+  traceId: z.string(),
+  spanId: z.string(),
+  span: z
+    .object({
+      name: z.string(),
+      kind: z.number(),
+      parentSpanId: z.string().nullable(),
+      startMs: z.number(),
+      endMs: z.number().nullable(),
+      statusCode: z.number(),
+      statusMessage: z.string(),
+      scopeName: z.string(),
+      attributes: pairs,
+      events: z.array(z.object({ name: z.string(), timeMs: z.number(), attributes: pairs })),
+      resource: pairs,
+    })
+    .nullable(),
+});
+
+/** Where the selected step's span comes from (the project as the page has it). */
+export function spanUrl(runId: string, ordinal: number, project: string | undefined): string {
+  const query = project ? `?project=${encodeURIComponent(project)}` : '';
+  return `/runs/${encodeURIComponent(runId)}/steps/${ordinal}/span${query}`;
+}

@@ -1,0 +1,107 @@
+'use client';
+
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { LaneLegend } from '@/components/trajectory/lane-legend';
+import { Lanes } from '@/components/trajectory/lanes';
+import { StepDetail } from '@/components/trajectory/step-detail';
+import { StepList } from '@/components/trajectory/step-list';
+import { expandTrajectory } from '@/components/trajectory/lane-model';
+import type { TrajectoryWire } from '@/components/trajectory/types';
+import type { ExitCategory } from '@/trajectory/exit-categories';
+import { useStepDetail } from './use-step-detail';
+import styles from './trajectory.module.css';
+
+/** The interactive part of the trajectory view: one selected step, shared by the lanes, the list
+ * and the detail, kept in the URL (`?step=N`) with history.replaceState: no server round trip. */
+export function TrajectoryClient({
+  runId,
+  project,
+  wire,
+  exitCategory,
+  progressDirection,
+  wastedUsd,
+  initialOrdinal,
+}: {
+  runId: string;
+  project: string | undefined;
+  wire: TrajectoryWire;
+  exitCategory: ExitCategory;
+  progressDirection: 'down' | 'up';
+  wastedUsd: number;
+  initialOrdinal: number | null;
+}) {
+  const trajectory = useMemo(() => expandTrajectory(wire), [wire]);
+  const { steps } = trajectory;
+  const [selected, setSelected] = useState<number | null>(initialOrdinal);
+  const detail = useStepDetail(runId, project, selected);
+  const first = useRef(true);
+
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const step = selected === null ? null : steps[selected - 1];
+    const url = new URL(window.location.href);
+    if (step) url.searchParams.set('step', String(step.index));
+    else url.searchParams.delete('step');
+    window.history.replaceState(null, '', url);
+  }, [selected, steps]);
+
+  const select = useCallback(
+    (ordinal: number) => setSelected(Math.min(steps.length, Math.max(1, ordinal))),
+    [steps.length],
+  );
+
+  // j / k anywhere on the page (the step list handles them itself, with the arrow keys).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      // The list handled it already (React listens on the document too, and runs first).
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (steps.length === 0) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
+      if (event.key !== 'j' && event.key !== 'k') return;
+      event.preventDefault();
+      setSelected((s) =>
+        Math.min(steps.length, Math.max(1, (s ?? 0) + (event.key === 'j' ? 1 : -1))),
+      );
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [steps.length]);
+
+  if (steps.length === 0) {
+    return (
+      <p className={styles.empty}>
+        This run has no steps: none of its spans carried <code>loop.step</code>, a framework loop
+        cycle, or a tool call.
+      </p>
+    );
+  }
+  const stateLabel = trajectory.stateSource === 'result' ? 'Result' : 'State';
+  return (
+    <>
+      <section className={styles.lanesPanel} aria-label="Trajectory">
+        <Lanes
+          steps={steps}
+          stateLabel={stateLabel}
+          progressDirection={progressDirection}
+          exitCategory={exitCategory}
+          wastedUsd={wastedUsd}
+          selected={selected}
+          onSelect={select}
+        />
+        <LaneLegend trajectory={trajectory} stateLabel={stateLabel} />
+      </section>
+      <div className={styles.split}>
+        <StepList steps={steps} selected={selected} onSelect={select} />
+        <StepDetail
+          step={selected === null ? null : (steps[selected - 1] ?? null)}
+          detail={detail}
+          stepCount={steps.length}
+        />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { formatUsd } from '../format';
+
+export type GroupDimension = 'agent' | 'variant' | 'model';
+
+/** A group's name as shown; runs that name none are grouped as "(no agent)" and so on. */
+export function groupLabel(group: string | null, by: GroupDimension): string {
+  return group ?? `(no ${by})`;
+}
+
+/** Cost per verified unit, or an em dash when nothing was verified (never a division by zero). */
+export function formatRatio(value: number | null): string {
+  return value === null ? '—' : formatUsd(value);
+}
+
+export function formatPercent(value: number | null, digits = 0): string {
+  return value === null ? '—' : `${(value * 100).toFixed(digits)}%`;
+}
+
+/** A signed change in dollars and percent; cost going up is worse. */
+export function describeChange(change: { absolute: number; relative: number | null }): {
+  text: string;
+  direction: 'better' | 'worse' | 'same';
+} {
+  const sign = change.absolute > 0 ? '+' : change.absolute < 0 ? '−' : '±';
+  const dollars = `${sign}${formatUsd(Math.abs(change.absolute))}`;
+  const percent =
+    change.relative === null ? '' : ` (${sign}${Math.abs(change.relative * 100).toFixed(0)}%)`;
+  const direction =
+    Math.abs(change.absolute) < 1e-9 ? 'same' : change.absolute > 0 ? 'worse' : 'better';
+  const arrow = direction === 'same' ? '' : direction === 'worse' ? '▲ ' : '▼ ';
+  return { text: `${arrow}${dollars}${percent}`, direction };
+}

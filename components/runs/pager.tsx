@@ -1,0 +1,34 @@
+import Link from 'next/link';
+import styles from './pager.module.css';
+
+/** Keyset pages go forward only: the next page, or back to the first. */
+export function Pager({
+  shown,
+  firstHref,
+  nextHref,
+}: {
+  shown: number;
+  firstHref: string | null;
+  nextHref: string | null;
+}) {
+  return (
+    <nav className={styles.pager} aria-label="Pages of runs">
+      <span className="muted">
+        {shown === 0 ? 'No runs match' : `${shown} runs on this page`}
+        {firstHref ? ' (not the first page)' : ''}
+      </span>
+      <span className={styles.links}>
+        {firstHref ? (
+          <Link className="button" href={firstHref}>
+            ← First page
+          </Link>
+        ) : null}
+        {nextHref ? (
+          <Link className="button" href={nextHref}>
+            Next page →
+          </Link>
+        ) : null}
+      </span>
+    </nav>
+  );
+}

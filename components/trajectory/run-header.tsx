@@ -1,0 +1,121 @@
+import Link from 'next/link';
+import type { RunDetail } from '@/lib/api-types';
+import { EXIT_CATEGORY_META } from '@/trajectory/exit-categories';
+import { formatCount, formatDateTime, formatDuration, formatUsd, prettyJson } from '../format';
+import { colorVar, ExitBadge, UNKNOWN_EXIT_NOTE } from '../runs/exit-badge';
+import { SignalBadges, VerificationMark } from '../runs/signal-badges';
+import { LimitMeter } from './limit-meter';
+import styles from './run-header.module.css';
+
+/** Goal, who ran it, why it stopped, whether that was checked, and limits against use. */
+export function RunHeader({ run, backHref }: { run: RunDetail; backHref: string }) {
+  const meta = EXIT_CATEGORY_META[run.exitCategory];
+  return (
+    <header className={styles.header}>
+      <nav aria-label="Breadcrumb" className={styles.crumbs}>
+        <Link href={backHref}>← Runs</Link>
+        <span className={styles.runId} title={run.id}>
+          {run.id}
+        </span>
+      </nav>
+      <h1 className={styles.goal}>{run.goal ?? 'No goal was sent for this run'}</h1>
+      <p className={styles.meta}>
+        <span>agent {run.agent ?? '—'}</span>
+        <span>variant {run.variant ?? '—'}</span>
+        <span>model {run.model ?? '—'}</span>
+        <span>
+          started <time dateTime={run.startedAt}>{formatDateTime(run.startedAt)} UTC</time>
+        </span>
+        <span>{formatCount(run.spanCount)} spans</span>
+      </p>
+      {run.flags.fabricatedSuccess ? (
+        <p className={`notice notice-danger ${styles.alert}`} role="alert">
+          <strong>Fabricated success.</strong> The run claimed “{meta.label}”, but the
+          environment&apos;s own check at the end contradicted it. Treat the outcome as failed.
+        </p>
+      ) : null}
+      {run.unpricedModels.length > 0 ? (
+        <p className={`notice ${styles.alert}`} role="note">
+          Spend is incomplete: no price for {run.unpricedModels.join(', ')}. Add the model to the
+          price table to count its tokens.
+        </p>
+      ) : null}
+      <div className={styles.grid}>
+        <section className={styles.card} style={colorVar(run.exitCategory)} aria-label="Exit">
+          <h2 className={styles.cardTitle}>Why it stopped</h2>
+          <p className={styles.exit}>
+            <ExitBadge category={run.exitCategory} reason={run.exitReason} kind={run.exitKind} />
+            <code title="Raw reason, as sent">{run.exitReason ?? 'no reason sent'}</code>
+          </p>
+          <p className="muted">
+            {run.exitCategory === 'unknown'
+              ? UNKNOWN_EXIT_NOTE
+              : run.flags.fabricatedSuccess
+                ? 'Claimed by the run; the environment’s check contradicted it.'
+                : meta.description}
+          </p>
+          {run.exitDetail && run.exitDetail !== '{}' ? (
+            <pre className={styles.detail}>{prettyJson(run.exitDetail)}</pre>
+          ) : null}
+          {run.escalation ? (
+            <p>
+              Handed over: <q>{run.escalation}</q>
+            </p>
+          ) : null}
+        </section>
+        <section className={styles.card} aria-label="Verification and signals">
+          <h2 className={styles.cardTitle}>Checked?</h2>
+          <p>
+            <VerificationMark run={run} />
+            {run.verification === 'verified' ? ` · ${run.verifiedUnits} unit(s)` : ''}
+          </p>
+          <SignalBadges flags={run.flags} />
+          {run.wastedUsd > 0 ? (
+            <p>
+              <strong className={styles.wasted}>{formatUsd(run.wastedUsd)}</strong> spent after the
+              first loop signal (step {run.firstSignalStep ?? '—'})
+            </p>
+          ) : null}
+        </section>
+        <section className={styles.card} aria-label="Limits against use">
+          <h2 className={styles.cardTitle}>Limits</h2>
+          <LimitMeter
+            label="Steps"
+            used={run.stepCount}
+            limit={run.limits.maxSteps}
+            format={formatCount}
+          />
+          <LimitMeter
+            label="Spend"
+            used={run.costUsd}
+            limit={run.limits.maxUsd}
+            format={formatUsd}
+          />
+          <LimitMeter
+            label="Time"
+            used={run.durationMs ?? run.elapsedMs}
+            limit={run.limits.wallClockMs}
+            format={(v) => formatDuration(v)}
+          />
+        </section>
+        <section className={styles.card} aria-label="Totals">
+          <h2 className={styles.cardTitle}>Totals</h2>
+          <dl className={styles.totals}>
+            <dt>Spend</dt>
+            <dd>
+              {formatUsd(run.costUsd)}
+              {run.unpricedModels.length > 0 ? ' + unpriced tokens' : ''}
+            </dd>
+            <dt>Tokens</dt>
+            <dd>
+              {formatCount(run.inputTokens)} in · {formatCount(run.outputTokens)} out
+              {run.cacheReadTokens > 0 ? ` · ${formatCount(run.cacheReadTokens)} cached` : ''}
+            </dd>
+            <dt>Duration</dt>
+            <dd>{run.durationMs === null ? 'running' : formatDuration(run.durationMs)}</dd>
+          </dl>
+        </section>
+      </div>
+    </header>
+  );
+}

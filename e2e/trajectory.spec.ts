@@ -1,0 +1,150 @@
+import { createSender } from './support/otel';
+import { emitRun, oscillation } from './support/scenarios';
+import {
+  emitFabricatedUnpriced,
+  HOSTILE_ARGS,
+  HOSTILE_GOAL,
+  hostileRun,
+} from './support/dashboard-scenarios';
+import { createProjectKey, uniqueName, waitForRuns } from './support/projects';
+import { keepScreen } from './support/screens';
+import { expect, test } from './support/fixtures';
+
+const project = uniqueName('traj');
+const hostileId = `run/<b>?#% ü ${project}`;
+let oscillating = '';
+let fabricated = '';
+
+test.beforeAll(async ({ baseURL }) => {
+  const key = await createProjectKey(project);
+  const sender = createSender({ url: baseURL ?? '', key, gzip: true });
+  const t = Date.now() - 3600_000;
+  oscillating = emitRun(sender.tracer, oscillation(['A', 'B', 'A', 'B'], { startMs: t }));
+  emitRun(sender.tracer, hostileRun(hostileId, t + 60_000));
+  fabricated = emitFabricatedUnpriced(sender.tracer, t + 120_000);
+  await sender.shutdown();
+  await waitForRuns(baseURL ?? '', key, 3);
+});
+
+const runPath = (id: string) => `/runs/${encodeURIComponent(id)}?project=${project}`;
+
+test('an oscillating run reads A, B, A, B with arcs back to the revisited steps', async ({
+  page,
+}, testInfo) => {
+  await page.goto(`/?project=${project}`);
+  await page.getByRole('link', { name: 'Make the failing test pass' }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${oscillating}`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Make the failing test pass');
+  await expect(page.getByLabel('States sequence')).toHaveText('A B A B');
+  const lanes = page.getByRole('group', { name: 'Trajectory lanes' });
+  const states = lanes.getByRole('list', { name: 'State lane' }).getByRole('listitem');
+  await expect(states).toHaveText(['A', 'B', 'A', 'B']);
+  await expect(states.nth(2)).toHaveAccessibleName('Step 3: state A, returns to step 1');
+  await expect(
+    lanes.getByRole('img', { name: 'Step 3 returns to the state of step 1' }),
+  ).toBeVisible();
+  await expect(
+    lanes.getByRole('img', { name: 'Step 4 returns to the state of step 2' }),
+  ).toBeVisible();
+  await expect(page.getByRole('row', { name: /^3 C apply_fix_A/ })).toContainText('A/B/A ← 1');
+  await keepScreen(page, testInfo, 'trajectory-oscillation');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await keepScreen(page, testInfo, 'trajectory-oscillation-dark');
+});
+
+test('j/k and the arrow keys step through the run; the step stays in the URL', async ({
+  page,
+}, testInfo) => {
+  await page.goto(runPath(oscillating));
+  const grid = page.getByRole('grid', { name: 'Steps' });
+  const selected = grid.getByRole('row', { selected: true });
+  const navigations: string[] = [];
+  page.on('request', (r) => {
+    const headers = r.headers();
+    const prefetch = headers['next-router-prefetch'] !== undefined;
+    if (r.resourceType() === 'document' || (headers.rsc && !prefetch)) navigations.push(r.url());
+  });
+  await grid.getByRole('row', { name: /^1 / }).click();
+  await expect(page).toHaveURL(/step=1/);
+  await page.keyboard.press('j');
+  await expect(selected).toHaveAttribute('aria-rowindex', '3');
+  await page.keyboard.press('ArrowDown');
+  await expect(page).toHaveURL(/step=3/);
+  await page.keyboard.press('k');
+  await expect(page).toHaveURL(/step=2/);
+  await page.keyboard.press('End');
+  await expect(page).toHaveURL(/step=4/);
+  await expect(page.getByRole('complementary', { name: 'Step 4 detail' })).toContainText(
+    '"attempt": 4',
+  );
+  expect(navigations).toEqual([]);
+  await page.reload();
+  await expect(selected).toHaveAttribute('aria-rowindex', '5');
+  await expect(page.getByRole('complementary', { name: 'Step 4 detail' })).toBeVisible();
+  await page.keyboard.press('k');
+  await expect(page).toHaveURL(/step=3/);
+  await expect(page.getByRole('complementary', { name: 'Step 3 detail' })).toContainText(
+    '"attempt": 3',
+  );
+  await keepScreen(page, testInfo, 'trajectory-keyboard');
+});
+
+test('hostile text in the goal, arguments and result renders as text', async ({
+  page,
+}, testInfo) => {
+  const dialogs: string[] = [];
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await page.goto(`/?project=${project}`);
+  await page.getByRole('link', { name: HOSTILE_GOAL }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(HOSTILE_GOAL);
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(hostileId);
+  await page.getByRole('grid', { name: 'Steps' }).getByRole('row', { name: /^1 / }).click();
+  const detail = page.getByRole('complementary', { name: 'Step 1 detail' });
+  await expect(detail).toContainText(`"cmd": "${HOSTILE_ARGS.cmd}"`);
+  await expect(detail).toContainText('<b onmouseover=alert(5)>done</b>');
+  await expect(detail.getByRole('row', { name: /loop\.action\.args/ })).toContainText(
+    HOSTILE_ARGS.note,
+  );
+  await expect(page.locator('img')).toHaveCount(0);
+  await expect(page.locator('b[onmouseover]')).toHaveCount(0);
+  const injected = await page.evaluate(
+    () => [...document.scripts].filter((s) => /^\s*alert\(/.test(s.textContent ?? '')).length,
+  );
+  expect(injected).toBe(0);
+  expect(dialogs).toEqual([]);
+  await keepScreen(page, testInfo, 'trajectory-hostile');
+});
+
+test('the header warns of a fabricated success and of unpriced spend; field verdicts show', async ({
+  page,
+}, testInfo) => {
+  await page.goto(`${runPath(fabricated)}&step=1`);
+  await expect(page.getByRole('alert').filter({ hasText: 'Fabricated success.' })).toBeVisible();
+  await expect(page.getByRole('note').filter({ hasText: 'Spend is incomplete' })).toContainText(
+    'mystery-model-9',
+  );
+  await expect(page.getByRole('region', { name: 'Exit' })).toContainText('goal_met');
+  const detail = page.getByRole('complementary', { name: 'Step 1 detail' });
+  await expect(detail.getByRole('listitem')).toHaveText(['✓ email', '✗ name']);
+  await expect(detail).toContainText('1,200 in / 300 out tokens');
+  await keepScreen(page, testInfo, 'trajectory-fabricated');
+});
+
+test('an unknown run id is a clear not-found; a step span is read only within its project', async ({
+  page,
+  request,
+}) => {
+  await page.goto(runPath('no such run'));
+  await expect(page.getByRole('heading', { name: 'No such run' })).toBeVisible();
+  const span = (id: string, ordinal: number, name: string) =>
+    request.get(`/runs/${encodeURIComponent(id)}/steps/${ordinal}/span?project=${name}`);
+  expect((await span(oscillating, 1, project)).status()).toBe(200);
+  expect((await span(oscillating, 1, 'default')).status()).toBe(404);
+  expect((await span(oscillating, 9, project)).status()).toBe(404);
+  expect((await span(oscillating, 0, project)).status()).toBe(400);
+  const hostile = await span(hostileId, 1, project);
+  expect(await hostile.json()).toMatchObject({ action: 'run_shell', index: 1 });
+});
