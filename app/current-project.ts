@@ -4,6 +4,7 @@
 import type { Executor } from '@/db/sql';
 import { listProjects } from '@/db/read/projects';
 import { settle } from '@/server/runtime';
+import { requireDashboardPage } from './dashboard-guard';
 import type { ProjectListing } from '@/db/read/projects';
 
 export interface ProjectChoice {
@@ -14,6 +15,7 @@ export interface ProjectChoice {
 }
 
 export async function chooseProject(db: Executor, requested?: string): Promise<ProjectChoice> {
+  await requireDashboardPage();
   const projects = await listProjects(db);
   const current =
     requested !== undefined

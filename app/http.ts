@@ -1,9 +1,12 @@
 // AppError codes to HTTP in one place. Unknown errors become a generic 500 that never echoes
 // internals; a database that cannot answer is a 503 with Retry-After.
+import { unstable_rethrow } from 'next/navigation';
 import { isDatabaseUnavailable } from '@/db/errors';
 import { AppError, isAppError } from '@/lib/app-error';
 
 export function errorResponse(error: unknown): Response {
+  // redirect() and notFound() are Next's control flow, not failures: let them through.
+  unstable_rethrow(error);
   let appError: AppError;
   if (isAppError(error)) appError = error;
   else if (isDatabaseUnavailable(error)) {

@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { CategoryVars } from '@/components/theme/category-vars';
+import { currentDoor } from './dashboard-guard';
+import { logOut } from './login/actions';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -30,6 +32,13 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <Link href="/prices">Prices</Link>
           </nav>
           <span className="tagline">why agent runs stop, whether they loop, what they cost</span>
+          {currentDoor().password !== null ? (
+            <form action={logOut}>
+              <button className="link-button" type="submit">
+                Log out
+              </button>
+            </form>
+          ) : null}
         </header>
         {children}
       </body>

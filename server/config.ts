@@ -1,6 +1,7 @@
 // The server's environment, parsed once. Every setting has a default, so `npm start` needs none.
 import path from 'node:path';
 import { z } from 'zod';
+import { dashboardDoor } from '../lib/dashboard-session';
 
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -20,6 +21,10 @@ const env = z.object({
     .default(20 * 1024 * 1024),
   LOOPSCOPE_INGEST_CONCURRENCY: z.coerce.number().int().positive().optional(),
   LOOPSCOPE_INGEST_QUEUE: z.coerce.number().int().min(0).default(64),
+  LOOPSCOPE_DASHBOARD_PASSWORD: z
+    .string()
+    .min(12, 'LOOPSCOPE_DASHBOARD_PASSWORD must be at least 12 characters')
+    .optional(),
 });
 
 export interface ServerConfig {
@@ -33,6 +38,8 @@ export interface ServerConfig {
   maxBodyBytes: number;
   ingestConcurrency: number;
   ingestQueue: number;
+  /** Null: the dashboard is open, which it only is on loopback. */
+  dashboardPassword: string | null;
 }
 
 export function readServerConfig(
@@ -59,5 +66,6 @@ export function readServerConfig(
     // PGlite runs one query at a time; a server has a pool to share.
     ingestConcurrency: e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2),
     ingestQueue: e.LOOPSCOPE_INGEST_QUEUE,
+    dashboardPassword: dashboardDoor(e.HOST, e.LOOPSCOPE_DASHBOARD_PASSWORD).password,
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/app-error';
 import { loadSampleRunsIntoProject } from '@/samples/load-into-project';
+import { requireDashboardRequest } from '../../../dashboard-guard';
 import { respond } from '../../../http';
 
 export const dynamic = 'force-dynamic';
@@ -14,6 +15,7 @@ const body = z.object({ project: z.string().trim().min(1).max(200).optional() })
  */
 export async function POST(request: Request): Promise<Response> {
   return respond(async () => {
+    requireDashboardRequest(request);
     const parsed = body.safeParse(await readBody(request));
     if (!parsed.success)
       throw new AppError('bad_request', 'send { "project": "<name>" } or nothing');

@@ -7,6 +7,7 @@ import { searchParamsObject } from '@/lib/filters';
 import { requireDatabase } from '@/server/runtime';
 import { respond } from '@/app/http';
 import { chooseProject } from '@/app/current-project';
+import { requireDashboardRequest } from '@/app/dashboard-guard';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,6 +18,7 @@ export async function GET(
   { params }: { params: Promise<{ runId: string; ordinal: string }> },
 ): Promise<Response> {
   return respond(async () => {
+    requireDashboardRequest(request);
     const { runId, ordinal: rawOrdinal } = await params;
     const ordinal = Number(rawOrdinal);
     if (!Number.isInteger(ordinal) || ordinal < 1) {
