@@ -186,7 +186,6 @@ describe('readOtlpRequest', () => {
   it('stops a gzip bomb at the limit (413) without inflating it all', async () => {
     const bomb = await gzipBomb(120 * MiB);
     expect(bomb.length).toBeLessThan(MiB / 2);
-    const started = performance.now();
     const error = await rejection(
       readOtlpRequest(
         post(bomb, { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }),
@@ -196,7 +195,6 @@ describe('readOtlpRequest', () => {
       'payload_too_large',
       `gzip body inflated exceeds the limit of ${DEFAULT_MAX_BODY_BYTES} bytes`,
     ]);
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('limits the compressed size too', async () => {
