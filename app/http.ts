@@ -1,22 +1,16 @@
 // AppError codes to HTTP in one place. Unknown errors become a generic 500 that never echoes
 // internals; a database that cannot answer is a 503 with Retry-After.
 import { unstable_rethrow } from 'next/navigation';
-import { isDatabaseUnavailable } from '@/db/errors';
-import { AppError, isAppError } from '@/lib/app-error';
+import { toAppError } from '@/db/errors';
 
 export function errorResponse(error: unknown): Response {
   // redirect() and notFound() are Next's control flow, not failures: let them through.
   unstable_rethrow(error);
-  let appError: AppError;
-  if (isAppError(error)) appError = error;
-  else if (isDatabaseUnavailable(error)) {
-    appError = new AppError('unavailable', 'the database is unavailable; retry later', {
-      retryAfterSeconds: 2,
-    });
-  } else {
-    console.error('[loopscope] request failed:', error);
-    appError = new AppError('internal', 'the server failed to answer this request');
-  }
+  const appError = toAppError(
+    error,
+    (unexpected) => console.error('[loopscope] request failed:', unexpected),
+    'this request',
+  );
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (appError.retryAfterSeconds !== undefined)
     headers['retry-after'] = String(appError.retryAfterSeconds);

@@ -1,3 +1,5 @@
+import { AppError, isAppError } from '../lib/app-error';
+
 // Errors that mean "the database cannot answer now" (down, restarting, out of connections):
 // callers answer 503 with Retry-After and the client retries; never a 500 or a 400.
 const UNAVAILABLE_CODES = new Set([
@@ -29,4 +31,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * Any error as the AppError to answer with: itself, a 503 with Retry-After when the database
+ * cannot answer, or a generic 500 (reported to `onUnexpected`, never echoed to the client).
+ */
+export function toAppError(
+  error: unknown,
+  onUnexpected: (error: unknown) => void,
+  what: string,
+): AppError {
+  if (isAppError(error)) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('unavailable', 'the database is unavailable; retry later', {
+      retryAfterSeconds: 2,
+    });
+  }
+  onUnexpected(error);
+  return new AppError('internal', `${what} failed on the server`);
 }

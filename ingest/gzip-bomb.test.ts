@@ -42,7 +42,7 @@ describe('a gzip bomb', () => {
         'content-type': 'application/x-protobuf',
         'content-encoding': 'gzip',
       },
-      body: bomb,
+      body: new Uint8Array(bomb),
     });
     clearInterval(sampler);
     expect(response.status).toBe(413);

@@ -2,8 +2,8 @@
 // gzip), decode, validate, store and derive in one transaction, then answer in the request's
 // content type. A 200 means every accepted span is committed.
 import type { Database } from '../db/client';
-import { isDatabaseUnavailable } from '../db/errors';
-import { AppError, isAppError } from '../lib/app-error';
+import { toAppError } from '../db/errors';
+import { AppError } from '../lib/app-error';
 import { keyFromHeaders } from '../lib/api-key';
 import type { Admission } from './admission';
 import { ingestSpans } from './ingest-spans';
@@ -64,18 +64,14 @@ function errorResponse(
   error: unknown,
   log?: (message: string) => void,
 ): Response {
-  let appError: AppError;
-  if (isAppError(error)) appError = error;
-  else if (isDatabaseUnavailable(error)) {
-    appError = new AppError('unavailable', 'the database is unavailable; retry later', {
-      retryAfterSeconds: 2,
-    });
-  } else {
-    log?.(
-      `ingest failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    appError = new AppError('internal', 'ingest failed on the server');
-  }
+  const appError = toAppError(
+    error,
+    (unexpected) =>
+      log?.(
+        `ingest failed: ${unexpected instanceof Error ? (unexpected.stack ?? unexpected.message) : String(unexpected)}`,
+      ),
+    'ingest',
+  );
   const response = otlpResponse(
     appError.status,
     format,

@@ -1,16 +1,10 @@
 // The JSON shapes of the read API (API.md), which other programs depend on: names and shapes
 // exactly as documented. Read models return these; pages and components render them.
 import type { BudgetKind, ExitCategory, VerificationState } from '../trajectory/exit-categories';
+import type { RunFlags } from '../trajectory/derive-run';
 import type { Signal, Verdict } from '../trajectory/step';
 
-export interface RunFlagsJson {
-  repeat: { step: number; of: number } | null;
-  revisit: { step: number; of: number; cycleLength: number } | null;
-  stall: { step: number } | null;
-  toolCircuit: { step: number; tool: string } | null;
-  fabricatedSuccess: boolean;
-  unexplainedStop: boolean;
-}
+export type RunFlagsJson = RunFlags;
 
 export interface RunSummary {
   id: string;
@@ -77,4 +71,54 @@ export interface ExitReasonGroup {
   runs: number;
   costUsd: number;
   share: number;
+}
+
+/** A step for the trajectory view: what the lanes and the step list draw, nothing heavy. */
+export interface TrajectoryStepRecord extends Omit<
+  StepJson,
+  'actionArgs' | 'startedAt' | 'spanId'
+> {
+  /** Position in the run, 1..n: unique, unlike the step number. */
+  ordinal: number;
+  startMs: number;
+  revisitCycle: number | null;
+  /** For a stall: the step number that set the best progress the stall failed to beat. */
+  stallSince: number | null;
+}
+
+/** Attributes as sorted [key, value] pairs: keys such as `__proto__` stay plain data. */
+export type AttributePairs = [string, unknown][];
+
+export interface StepSpanDetail {
+  ordinal: number;
+  index: number;
+  action: string | null;
+  actionArgs: string | null;
+  result: string | null;
+  resultHash: string | null;
+  verdict: string | null;
+  verdictSource: string | null;
+  verdictFields: [string, boolean][] | null;
+  errorClass: string | null;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
+  contextTokens: number | null;
+  durationMs: number | null;
+  traceId: string;
+  spanId: string;
+  /** Null when the step's span is no longer stored. */
+  span: {
+    name: string;
+    kind: number;
+    parentSpanId: string | null;
+    startMs: number;
+    endMs: number | null;
+    statusCode: number;
+    statusMessage: string;
+    scopeName: string;
+    attributes: AttributePairs;
+    events: { name: string; timeMs: number; attributes: AttributePairs }[];
+    resource: AttributePairs;
+  } | null;
 }

@@ -1,31 +1,11 @@
 // What the trajectory view draws. The page maps the read model's rows into LaneStep once, on the
 // server: hashes shortened, each distinct hash numbered by first appearance, step links as
 // positions. Arguments, results and raw attributes are not here: the detail loads them per step.
+import type { StepSpanDetail, TrajectoryStepRecord } from '@/lib/api-types';
 import type { Signal, Verdict } from '@/trajectory/step';
 
 /** A step as the read model gives it (db/read/trajectory-steps.ts). */
-export interface TrajectoryStepInput {
-  ordinal: number;
-  index: number;
-  startMs: number;
-  durationMs: number | null;
-  action: string | null;
-  actionHash: string | null;
-  stateHash: string | null;
-  resultHash: string | null;
-  progress: number | null;
-  verdict: Verdict | null;
-  verdictSource: string | null;
-  errorClass: string | null;
-  costUsd: number;
-  inputTokens: number;
-  outputTokens: number;
-  signals: Signal[];
-  repeatOf: number | null;
-  revisitOf: number | null;
-  revisitCycle: number | null;
-  stallSince: number | null;
-}
+export type TrajectoryStepInput = TrajectoryStepRecord;
 
 export interface LaneStep {
   /** Position in the run, 1..n. */
@@ -99,40 +79,7 @@ export interface TrajectoryWire {
 }
 
 /** The selected step's detail, from the span route (db/read/step-span.ts). */
-export type AttributePairs = [string, unknown][];
-
-export interface StepDetailData {
-  ordinal: number;
-  index: number;
-  action: string | null;
-  actionArgs: string | null;
-  result: string | null;
-  resultHash: string | null;
-  verdict: string | null;
-  verdictSource: string | null;
-  verdictFields: [string, boolean][] | null;
-  errorClass: string | null;
-  costUsd: number;
-  inputTokens: number;
-  outputTokens: number;
-  contextTokens: number | null;
-  durationMs: number | null;
-  traceId: string;
-  spanId: string;
-  span: {
-    name: string;
-    kind: number;
-    parentSpanId: string | null;
-    startMs: number;
-    endMs: number | null;
-    statusCode: number;
-    statusMessage: string;
-    scopeName: string;
-    attributes: AttributePairs;
-    events: { name: string; timeMs: number; attributes: AttributePairs }[];
-    resource: AttributePairs;
-  } | null;
-}
+export type StepDetailData = StepSpanDetail;
 
 export type StepDetailState =
   | { status: 'idle' }

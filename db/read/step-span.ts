@@ -2,45 +2,9 @@
 // the raw span (attributes, events, resource) as it was received.
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { AttributePairs, StepSpanDetail } from '../../lib/api-types';
 import type { Executor } from '../sql';
 import { queryRows } from '../sql';
-
-/** Attributes as sorted [key, value] pairs: keys such as `__proto__` stay plain data. */
-export type AttributePairs = [string, unknown][];
-
-export interface StepSpanDetail {
-  ordinal: number;
-  index: number;
-  action: string | null;
-  actionArgs: string | null;
-  result: string | null;
-  resultHash: string | null;
-  verdict: string | null;
-  verdictSource: string | null;
-  verdictFields: [string, boolean][] | null;
-  errorClass: string | null;
-  costUsd: number;
-  inputTokens: number;
-  outputTokens: number;
-  contextTokens: number | null;
-  durationMs: number | null;
-  traceId: string;
-  spanId: string;
-  /** Null when the step's span is no longer stored. */
-  span: {
-    name: string;
-    kind: number;
-    parentSpanId: string | null;
-    startMs: number;
-    endMs: number | null;
-    statusCode: number;
-    statusMessage: string;
-    scopeName: string;
-    attributes: AttributePairs;
-    events: { name: string; timeMs: number; attributes: AttributePairs }[];
-    resource: AttributePairs;
-  } | null;
-}
 
 const num = z.coerce.number();
 const optionalNum = z.coerce.number().nullable();

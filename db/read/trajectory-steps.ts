@@ -1,22 +1,10 @@
 // A run's steps for the trajectory view: everything the lanes and the step list draw, and nothing
 // heavy (arguments, results and raw attributes come one step at a time from step-span.ts).
 import { and, asc, eq } from 'drizzle-orm';
-import type { StepJson } from '../../lib/api-types';
+import type { TrajectoryStepRecord } from '../../lib/api-types';
 import type { Signal, Verdict } from '../../trajectory/step';
 import { steps } from '../schema';
 import type { Executor } from '../sql';
-
-export interface TrajectoryStepRecord extends Omit<
-  StepJson,
-  'actionArgs' | 'startedAt' | 'spanId'
-> {
-  /** Position in the run, 1..n: unique, unlike the step number. */
-  ordinal: number;
-  startMs: number;
-  revisitCycle: number | null;
-  /** For a stall: the step number that set the best progress the stall failed to beat. */
-  stallSince: number | null;
-}
 
 export async function trajectorySteps(
   db: Executor,

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { getRun } from '@/db/read/get-run';
 import { lastStepIndex, stepActions } from '@/db/read/step-actions';
 import { AppError } from '@/lib/app-error';
-import { requireDatabase, settle } from '@/server/runtime';
 import { decideGuard } from '@/trajectory/guard';
 import { respond } from '../../../http';
 import { authenticate } from '../auth';
+import { projectRun } from '../project-run';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,10 +18,7 @@ export async function POST(request: Request): Promise<Response> {
     if (!parsed.success)
       throw new AppError('bad_request', 'send a JSON body { "runId": "<run id>" }');
     const { runId } = parsed.data;
-    await settle(projectId, runId);
-    const db = requireDatabase();
-    const run = await getRun(db, { projectId, runId });
-    if (!run) throw new AppError('not_found', `no run ${JSON.stringify(runId)} in this project`);
+    const { db, run } = await projectRun(projectId, runId);
     const flagged = [run.flags.repeat?.step, run.flags.revisit?.step].filter(
       (s): s is number => s !== undefined,
     );

@@ -1,9 +1,7 @@
-import { getRun } from '@/db/read/get-run';
 import { toRunSummaryJson } from '@/lib/run-json';
-import { AppError } from '@/lib/app-error';
-import { requireDatabase, settle } from '@/server/runtime';
 import { respond } from '../../../../http';
 import { authenticate } from '../../auth';
+import { projectRun } from '../../project-run';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,9 +12,7 @@ export async function GET(
   return respond(async () => {
     const projectId = await authenticate(request);
     const { runId } = await params;
-    await settle(projectId, runId);
-    const run = await getRun(requireDatabase(), { projectId, runId });
-    if (!run) throw new AppError('not_found', `no run ${JSON.stringify(runId)} in this project`);
+    const { run } = await projectRun(projectId, runId);
     return { run: toRunSummaryJson(run) };
   });
 }

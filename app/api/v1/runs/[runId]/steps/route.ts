@@ -1,9 +1,7 @@
-import { getRun } from '@/db/read/get-run';
 import { listSteps } from '@/db/read/list-steps';
-import { AppError } from '@/lib/app-error';
-import { requireDatabase, settle } from '@/server/runtime';
 import { respond } from '../../../../../http';
 import { authenticate } from '../../../auth';
+import { projectRun } from '../../../project-run';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,11 +12,7 @@ export async function GET(
   return respond(async () => {
     const projectId = await authenticate(request);
     const { runId } = await params;
-    await settle(projectId, runId);
-    const db = requireDatabase();
-    if (!(await getRun(db, { projectId, runId }))) {
-      throw new AppError('not_found', `no run ${JSON.stringify(runId)} in this project`);
-    }
+    const { db } = await projectRun(projectId, runId);
     return { steps: await listSteps(db, { projectId, runId }) };
   });
 }
