@@ -1,6 +1,8 @@
 // One database handle over either driver: PGlite (embedded, in a data folder or in memory) or a
 // Postgres server through postgres.js. The schema and migrations are the same for both.
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -37,7 +39,9 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
 }
 
 function openPostgres(url: string, max: number): DatabaseHandle {
-  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10 });
+  // `socket` is a postgres.js option its type declarations leave out.
+  const options = { max, onnotice: () => {}, connect_timeout: 10, socket: connectNoDelay };
+  const client = postgres(url, options as postgres.Options<Record<string, never>>);
   return {
     kind: 'postgres',
     db: drizzlePostgres({ client, schema }) as unknown as Database,
@@ -64,6 +68,28 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
     release();
     throw error;
   }
+}
+
+/**
+ * postgres.js leaves Nagle's algorithm on; a message written in two parts (COPY data, then its
+ * end) then waits for the server's delayed ACK, about 40 ms. Connect with it off.
+ */
+function connectNoDelay(options: {
+  host: string[];
+  port: number[];
+  path?: string | false;
+}): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = options.path
+      ? connect(options.path)
+      : connect(options.port[0] ?? 5432, options.host[0] ?? 'localhost');
+    socket.setNoDelay(true);
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(socket);
+    });
+    socket.once('error', reject);
+  });
 }
 
 export class DataDirInUseError extends Error {

@@ -85,7 +85,11 @@ describe('POST /v1/traces under hostile input', () => {
       spanId: hexId(8),
       parentSpanId: fc.oneof(hexId(8), fc.constant('')),
       name: hostileString,
-      kind: fc.oneof(fc.integer({ min: -2, max: 9 }), fc.constantFrom('SPAN_KIND_CLIENT', 'nope')),
+      kind: fc.oneof(
+        fc.integer({ min: -2, max: 9 }),
+        fc.integer(),
+        fc.constantFrom('SPAN_KIND_CLIENT', 'nope'),
+      ),
       startTimeUnixNano: fc.oneof(
         fc.constant('1700000000000000000'),
         fc.constant('0'),
@@ -96,7 +100,11 @@ describe('POST /v1/traces under hostile input', () => {
       attributes: fc.array(fc.record({ key: hostileString, value }), { maxLength: 6 }),
       status: fc.oneof(
         fc.record({
-          code: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.constant('STATUS_CODE_ERROR')),
+          code: fc.oneof(
+            fc.integer({ min: 0, max: 3 }),
+            fc.integer(),
+            fc.constant('STATUS_CODE_ERROR'),
+          ),
         }),
         fc.constant(7),
       ),

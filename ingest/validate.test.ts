@@ -219,3 +219,33 @@ describe('validateSpans: safe for Postgres', () => {
     expect(result.spans[0]?.resource).toEqual({ 'service.name': 'ab' });
   });
 });
+
+describe('enum values outside the protocol', () => {
+  it('are stored as unspecified rather than refused or overflowing a column', () => {
+    const decoded = decodeJsonRequest(
+      JSON.stringify({
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId: '5b8efff798038103d269b633813fc60c',
+                    spanId: 'eee19b7ec3c1b174',
+                    name: 'x',
+                    kind: 2147483647,
+                    startTimeUnixNano: '1700000000000000000',
+                    status: { code: -70000 },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const { spans, rejectedCount } = validateSpans(decoded);
+    expect(rejectedCount).toBe(0);
+    expect(spans[0]).toMatchObject({ kind: 0, statusCode: 0 });
+  });
+});

@@ -122,6 +122,9 @@ function sanitizeSpan(span: OtlpSpan, resource: Attributes): ValidSpan {
     parentSpanId: parent === '' || ALL_ZERO.test(parent) ? null : parent,
     name: cleanText(span.name, LIMITS.nameBytes),
     endMs: span.endMs === 0 || !Number.isFinite(span.endMs) ? null : span.endMs,
+    // Enum values the protocol does not define are stored as unspecified (0), not refused.
+    kind: span.kind >= 0 && span.kind <= 5 ? span.kind : 0,
+    statusCode: span.statusCode >= 0 && span.statusCode <= 2 ? span.statusCode : 0,
     attributes,
     events: events.map(sanitizeEvent),
     statusMessage: cleanText(span.statusMessage, LIMITS.valueBytes),
