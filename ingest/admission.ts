@@ -19,6 +19,22 @@ export class Admission {
     return this.active + this.waiting.length;
   }
 
+  /**
+   * Refuses at once when there is no room, or when `overloaded` says work already accepted is
+   * not keeping up: a cheap answer before any other work (authentication reads the database).
+   */
+  refuseIfFull(overloaded = false): void {
+    if (overloaded || (this.active >= this.concurrency && this.waiting.length >= this.queue)) {
+      throw this.refusal();
+    }
+  }
+
+  private refusal(): AppError {
+    return new AppError('rate_limited', 'ingest is at capacity; retry after the indicated delay', {
+      retryAfterSeconds: this.retryAfterSeconds,
+    });
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     await this.acquire();
     try {
@@ -33,13 +49,7 @@ export class Admission {
       this.active++;
       return Promise.resolve();
     }
-    if (this.waiting.length >= this.queue) {
-      return Promise.reject(
-        new AppError('rate_limited', 'ingest is at capacity; retry after the indicated delay', {
-          retryAfterSeconds: this.retryAfterSeconds,
-        }),
-      );
-    }
+    if (this.waiting.length >= this.queue) return Promise.reject(this.refusal());
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 

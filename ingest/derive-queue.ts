@@ -2,7 +2,7 @@
 // batches (a run streaming many requests is derived once per batch, not once per request), and
 // a read first derives what it is about to read, so every answer includes every committed span.
 import type { Database } from '../db/client';
-import { claimDirtyRuns, claimProjectRuns } from '../db/write/dirty-runs';
+import { claimDirtyRuns, claimProjectRuns, countDirtyRuns } from '../db/write/dirty-runs';
 import { deriveRuns } from './derive-runs';
 import type { DeriveContext } from './derive-runs';
 
@@ -49,6 +49,8 @@ export class Deriver {
   private running: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
+  /** Marked runs waiting, as last counted. */
+  backlog = 0;
 
   constructor(
     private readonly db: () => Database | null,
@@ -90,9 +92,9 @@ export class Deriver {
     const db = this.db();
     if (!db) return;
     try {
-      while ((await deriveMarkedRuns(db, this.context())) > 0) {
-        // keep going until the queue is empty
-      }
+      do {
+        this.backlog = await countDirtyRuns(db);
+      } while (this.backlog > 0 && (await deriveMarkedRuns(db, this.context())) > 0);
     } catch (error) {
       this.onError(error);
     }

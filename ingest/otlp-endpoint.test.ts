@@ -220,6 +220,25 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
     expect(response.status).toBe(status);
   });
 
+  it('answers 429 with Retry-After while derivation lags too far behind, before reading the body', async () => {
+    const { config, deriver } = server.runtime;
+    const saved = config.deriveBacklog;
+    deriver.stop();
+    await deriver.idle();
+    config.deriveBacklog = 10;
+    deriver.backlog = 11;
+    try {
+      const response = await post(server, otlpJson([]), json);
+      expect(response.status).toBe(429);
+      expect(response.headers.get('retry-after')).toBe('1');
+    } finally {
+      config.deriveBacklog = saved;
+      deriver.backlog = 0;
+      deriver.start(200);
+    }
+    expect((await post(server, otlpJson([]), json)).status).toBe(200);
+  });
+
   it('answers 400 naming what is broken for malformed protobuf and JSON', async () => {
     const broken = await post(server, new Uint8Array([0x0a, 0xff, 0xff, 0x01]), protobuf);
     expect(broken.status).toBe(400);

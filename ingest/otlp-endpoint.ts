@@ -25,6 +25,8 @@ export interface OtlpEndpointDeps {
   /** Called once a request's spans are committed (the deriver's cue). */
   afterCommit?: () => void;
   admission: Admission;
+  /** True while derivation lags too far behind ingest: accept no more until it catches up. */
+  backlogged?: () => boolean;
   maxBodyBytes: number;
   log?: (message: string) => void;
 }
@@ -39,6 +41,7 @@ export async function handleOtlpExport(
     const key = keyFromHeaders(request.headers);
     if (!key) throw new AppError('unauthorized', 'send Authorization: Bearer <project API key>');
     const db = deps.database();
+    deps.admission.refuseIfFull(deps.backlogged?.() ?? false);
     const projectId = await deps.authenticate(key);
     if (!projectId) throw new AppError('unauthorized', 'the API key is unknown or revoked');
 

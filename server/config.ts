@@ -20,7 +20,8 @@ const env = z.object({
     .positive()
     .default(20 * 1024 * 1024),
   LOOPSCOPE_INGEST_CONCURRENCY: z.coerce.number().int().positive().optional(),
-  LOOPSCOPE_INGEST_QUEUE: z.coerce.number().int().min(0).default(64),
+  LOOPSCOPE_INGEST_QUEUE: z.coerce.number().int().min(0).optional(),
+  LOOPSCOPE_DERIVE_BACKLOG: z.coerce.number().int().positive().default(1000),
   LOOPSCOPE_DASHBOARD_PASSWORD: z
     .string()
     .min(12, 'LOOPSCOPE_DASHBOARD_PASSWORD must be at least 12 characters')
@@ -38,6 +39,8 @@ export interface ServerConfig {
   maxBodyBytes: number;
   ingestConcurrency: number;
   ingestQueue: number;
+  /** Runs waiting to be derived past which ingest answers 429 until derivation catches up. */
+  deriveBacklog: number;
   /** Null: the dashboard is open, which it only is on loopback. */
   dashboardPassword: string | null;
 }
@@ -65,7 +68,10 @@ export function readServerConfig(
     maxBodyBytes: e.LOOPSCOPE_MAX_BODY_BYTES,
     // PGlite runs one query at a time; a server has a pool to share.
     ingestConcurrency: e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2),
-    ingestQueue: e.LOOPSCOPE_INGEST_QUEUE,
+    // A short queue: a request that would wait long is better told to come back (429).
+    ingestQueue:
+      e.LOOPSCOPE_INGEST_QUEUE ?? 2 * (e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2)),
+    deriveBacklog: e.LOOPSCOPE_DERIVE_BACKLOG,
     dashboardPassword: dashboardDoor(e.HOST, e.LOOPSCOPE_DASHBOARD_PASSWORD).password,
   };
 }

@@ -87,6 +87,7 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
     database: requireDatabase,
     authenticate: (key) => projectForKey(requireDatabase(), key),
     afterCommit: () => runtime.deriver.kick(),
+    backlogged: () => runtime.deriver.backlog > runtime.config.deriveBacklog,
     admission: runtime.admission,
     maxBodyBytes: runtime.config.maxBodyBytes,
     log: runtime.log,

@@ -57,3 +57,9 @@ export async function claimProjectRuns(
   );
   return rows.map((r) => String(r.run_id));
 }
+
+/** How many runs wait to be derived, across projects. */
+export async function countDirtyRuns(db: Executor): Promise<number> {
+  const [row] = await queryRows(db, sql`select count(*)::int as n from dirty_runs`);
+  return Number(row?.n ?? 0);
+}

@@ -15,7 +15,10 @@ export async function GET(): Promise<Response> {
       );
     }
     await runtime.handle.db.execute(sql`select 1`);
-    return Response.json({ status: 'ready', database: runtime.handle.kind }, { headers });
+    return Response.json(
+      { status: 'ready', database: runtime.handle.kind, pendingRuns: runtime.deriver.backlog },
+      { headers },
+    );
   } catch {
     return Response.json(
       { status: 'unavailable' },
