@@ -6,10 +6,10 @@ import { z } from 'zod';
 import type { TimeWindow } from '../../lib/filters';
 import { EXIT_CATEGORIES } from '../../trajectory/exit-categories';
 import type { ExitCategory } from '../../trajectory/exit-categories';
-import { runs } from '../schema';
 import type { Executor } from '../sql';
-import { runScope } from './run-filters';
-import type { RunScope } from './run-filters';
+import { queryRows } from '../sql';
+import { keyFor, windowRuns } from './window-runs';
+import type { WindowScope } from './window-runs';
 
 export const TIME_BUCKETS = ['hour', 'day', 'week'] as const;
 export type TimeBucket = (typeof TIME_BUCKETS)[number];
@@ -48,21 +48,26 @@ export function bucketFor(window: TimeWindow): TimeBucket {
 
 export async function categoriesOverTime(
   db: Executor,
-  scope: Omit<RunScope, 'exitCategory' | 'flag'> & { bucket: TimeBucket },
+  scope: WindowScope & { bucket: TimeBucket },
 ): Promise<CategoryBucket[]> {
   const unit = TRUNC_UNITS[scope.bucket];
-  const bucket = sql`extract(epoch from date_trunc(${unit}, ${runs.startedAt} at time zone 'UTC')) * 1000`;
-  const rows = await db
-    .select({
-      bucketMs: sql<number>`(${bucket})::float8`,
-      exitCategory: runs.exitCategory,
-      runs: sql<number>`count(*)::int`,
-      costUsd: sql<number>`coalesce(sum(${runs.costUsd}), 0)::float8`,
-    })
-    .from(runs)
-    .where(runScope(scope))
-    .groupBy(sql`1`, runs.exitCategory)
-    .orderBy(sql`1`);
+  // UTC hours nest in days and weeks, days in weeks: every rollup row falls in one bucket.
+  const rollup = windowRuns(scope, {
+    key: keyFor(scope),
+    coarsest: scope.bucket === 'hour' ? 'hour' : 'day',
+    bucket: true,
+    cost: true,
+  });
+  const rows = await queryRows(
+    db,
+    sql`select (extract(epoch from date_trunc(${unit}, bucket at time zone 'UTC')) * 1000)::float8
+            as "bucketMs",
+          exit_category as "exitCategory", sum(runs)::int as runs,
+          coalesce(sum(cost_usd), 0)::float8 as "costUsd"
+        from ${rollup} w
+        group by 1, 2
+        order by 1, 2`,
+  );
   return densify(
     rows.map((r) => row.parse(r)),
     scope.window,

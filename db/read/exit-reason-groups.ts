@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ExitReasonGroup } from '../../lib/api-types';
 import { EXIT_CATEGORIES } from '../../trajectory/exit-categories';
-import { runs } from '../schema';
 import type { Executor } from '../sql';
-import { runScope } from './run-filters';
-import type { RunScope } from './run-filters';
+import { queryRows } from '../sql';
+import { keyFor, windowRuns } from './window-runs';
+import type { WindowScope } from './window-runs';
 
 const row = z.object({
   exitCategory: z.enum(EXIT_CATEGORIES),
@@ -13,20 +13,18 @@ const row = z.object({
   costUsd: z.coerce.number(),
 });
 
-/** Runs of the window grouped by exit category, in the taxonomy's order. */
+/** Runs of the window grouped by exit category, in the taxonomy's order (see window-runs.ts). */
 export async function exitReasonGroups(
   db: Executor,
-  scope: Omit<RunScope, 'exitCategory' | 'flag'>,
+  scope: WindowScope,
 ): Promise<ExitReasonGroup[]> {
-  const rows = await db
-    .select({
-      exitCategory: runs.exitCategory,
-      runs: sql<number>`count(*)::int`,
-      costUsd: sql<number>`coalesce(sum(${runs.costUsd}), 0)::float8`,
-    })
-    .from(runs)
-    .where(runScope(scope))
-    .groupBy(runs.exitCategory);
+  const rows = await queryRows(
+    db,
+    sql`select exit_category as "exitCategory", sum(runs)::int as runs,
+          coalesce(sum(cost_usd), 0)::float8 as "costUsd"
+        from ${windowRuns(scope, { key: keyFor(scope), coarsest: 'day', cost: true })} w
+        group by exit_category`,
+  );
   const parsed = rows.map((r) => row.parse(r));
   const total = parsed.reduce((sum, r) => sum + r.runs, 0);
   return parsed

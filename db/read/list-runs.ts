@@ -33,8 +33,13 @@ export async function listRuns(
 ): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
   const column = SORT_COLUMNS[query.sort];
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.sort);
+  // The cursor's value has the column's type, so the row comparison can use the sort's index.
   const typed = (value: string | number) =>
-    query.sort === 'startedAt' ? sql`${value}::timestamptz` : sql`${value}::float8`;
+    query.sort === 'startedAt'
+      ? sql`${value}::timestamptz`
+      : query.sort === 'stepCount'
+        ? sql`${value}::int`
+        : sql`${value}::float8`;
   const keyset =
     after === undefined
       ? undefined
@@ -73,8 +78,12 @@ function decodeCursor(cursor: string, sort: RunSort): { value: string | number; 
       if (sort === 'startedAt' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) {
         return { value: new Date(value).toISOString(), id };
       }
-      if (sort !== 'startedAt' && typeof value === 'number' && Number.isFinite(value))
-        return { value, id };
+      // stepCount compares as the column's integer: a fraction or an overflow is not a cursor.
+      const valid =
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (sort !== 'stepCount' || (Number.isInteger(value) && Math.abs(value) < 2 ** 31));
+      if (sort !== 'startedAt' && valid) return { value: value as number, id };
     }
   } catch {
     // fall through

@@ -1,11 +1,10 @@
 // The agents and variants of a window, most runs first, for the dashboard's filter menus.
-import { and, desc, isNotNull, sql } from 'drizzle-orm';
-import type { SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { runs } from '../schema';
 import type { Executor } from '../sql';
-import { runScope } from './run-filters';
-import type { RunScope } from './run-filters';
+import { queryRows } from '../sql';
+import { windowRuns } from './window-runs';
+import type { WindowScope } from './window-runs';
 
 export interface FacetValue {
   value: string;
@@ -22,30 +21,33 @@ const row = z.object({ value: z.string(), runs: z.coerce.number() });
 /** Variants are those of the chosen agent, when one is chosen; agents ignore the chosen agent. */
 export async function runFacets(
   db: Executor,
-  scope: Pick<RunScope, 'projectId' | 'window' | 'agent'>,
+  scope: Pick<WindowScope, 'projectId' | 'window' | 'agent'>,
   limit = 100,
 ): Promise<RunFacets> {
   const base = { projectId: scope.projectId, window: scope.window };
   const [agents, variants] = await Promise.all([
-    facet(db, runs.agent, runScope(base), limit),
-    facet(db, runs.variant, runScope({ ...base, agent: scope.agent }), limit),
+    facet(db, 'agent', base, limit),
+    facet(db, 'variant', { ...base, agent: scope.agent }, limit),
   ]);
   return { agents, variants };
 }
 
 async function facet(
   db: Executor,
-  column: typeof runs.agent | typeof runs.variant,
-  where: SQL,
+  column: 'agent' | 'variant',
+  scope: WindowScope,
   limit: number,
 ): Promise<FacetValue[]> {
-  const count = sql<number>`count(*)::int`;
-  const rows = await db
-    .select({ value: column, runs: count })
-    .from(runs)
-    .where(and(where, isNotNull(column)))
-    .groupBy(column)
-    .orderBy(desc(count), column)
-    .limit(limit);
+  const name = sql.raw(column);
+  // '' is the rollup's "none": runs without the name are not a choice.
+  const rows = await queryRows(
+    db,
+    sql`select ${name} as value, sum(runs)::int as runs
+        from ${windowRuns(scope, { key: 'agent', coarsest: 'day' })} w
+        where ${name} <> ''
+        group by ${name}
+        order by 2 desc, ${name}
+        limit ${limit}`,
+  );
   return rows.map((r) => row.parse(r));
 }

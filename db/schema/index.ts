@@ -2,6 +2,7 @@ export { apiKeys } from './api-keys';
 export { dirtyRuns } from './dirty-runs';
 export { prices } from './prices';
 export { projects } from './projects';
+export { rollupGrainEnum, runAgentRollups, runCategoryRollups, runRollups } from './run-rollups';
 export { exitCategoryEnum, runs, verificationEnum } from './runs';
 export { spans } from './spans';
 export { steps } from './steps';

@@ -91,6 +91,18 @@ export const runs = pgTable(
       t.id.desc(),
     ),
     index('runs_agent_started_idx').on(t.projectId, t.agent, t.startedAt.desc()),
+    // The runs list's other sorts: a keyset page walks one of these from its cursor (backward
+    // for desc); started_at last, so the window is checked in the index and only the page's rows
+    // are fetched. The duration sort is on the expression the list orders by.
+    index('runs_cost_idx').on(t.projectId, t.costUsd, t.id, t.startedAt),
+    index('runs_wasted_idx').on(t.projectId, t.wastedUsd, t.id, t.startedAt),
+    index('runs_steps_idx').on(t.projectId, t.stepCount, t.id, t.startedAt),
+    index('runs_duration_idx').on(
+      t.projectId,
+      sql`coalesce(${t.durationMs}, -1)`,
+      t.id,
+      t.startedAt,
+    ),
     index('runs_running_idx')
       .on(t.lastReceivedAt)
       .where(sql`${t.exitCategory} = 'running'`),

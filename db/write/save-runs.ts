@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
 import { asJsonParam, asPgArray } from '../sql';
+import { applyRunRollupDelta, runContributions } from './run-rollups';
 import { applyRollupDelta, rollupContributions } from './weekly-rollups';
 
 /** A run's summary columns, as ingest derived them. */
@@ -82,7 +83,8 @@ export interface StepRow {
 
 /**
  * Replaces the summary rows and steps of the given runs; runs left without spans are removed.
- * The weekly rollup follows in the same transaction: old contributions out, new ones in.
+ * The rollups (weekly; hourly and daily) follow in the same transaction: old contributions out,
+ * new ones in.
  */
 export async function saveRuns(
   tx: Executor,
@@ -94,6 +96,7 @@ export async function saveRuns(
   const touched = [...runs.map((r) => r.id), ...emptyRunIds];
   if (touched.length === 0) return;
   const before = await rollupContributions(tx, projectId, touched);
+  const runsBefore = await runContributions(tx, projectId, touched);
   await tx.execute(sql`delete from steps where project_id = ${projectId}::uuid
     and run_id = any(${asPgArray(touched)}::text[])`);
   if (emptyRunIds.length > 0) {
@@ -103,6 +106,7 @@ export async function saveRuns(
   if (runs.length > 0) await upsertRuns(tx, projectId, runs);
   if (steps.length > 0) await insertSteps(tx, projectId, steps);
   await applyRollupDelta(tx, projectId, touched, before);
+  await applyRunRollupDelta(tx, projectId, touched, runsBefore);
 }
 
 async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow[]): Promise<void> {

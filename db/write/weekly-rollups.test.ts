@@ -268,6 +268,11 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
       await fresh.db.execute(sql`drop table weekly_rollups`);
       await fresh.db.execute(sql`drop table dirty_runs`);
       await fresh.db.execute(sql`drop index runs_window_idx`);
+      await fresh.db.execute(sql`drop table run_rollups, run_category_rollups, run_agent_rollups`);
+      await fresh.db.execute(sql`drop type rollup_grain`);
+      await fresh.db.execute(
+        sql`drop index runs_cost_idx, runs_wasted_idx, runs_steps_idx, runs_duration_idx`,
+      );
       await fresh.db.execute(sql`delete from drizzle.__drizzle_migrations
         where id > (select min(id) from drizzle.__drizzle_migrations)`);
       await migrateDatabase(fresh);

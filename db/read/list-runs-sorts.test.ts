@@ -1,0 +1,133 @@
+// Keyset pages in every sort of the runs list: walking them visits each run of the window once,
+// in the sort's order (ties broken by id), whichever index the database walks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_SORTS } from '../../lib/filters';
+import type { RunSort } from '../../lib/filters';
+import type { RunSummary } from '../../lib/api-types';
+import type { DatabaseHandle } from '../client';
+import { ensureProject } from '../projects';
+import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
+import { saveRuns } from '../write/save-runs';
+import type { RunRow } from '../write/save-runs';
+import { listRuns } from './list-runs';
+
+const BASE = Date.parse('2026-11-20T00:00:00Z');
+
+function runRow(k: number): RunRow {
+  const started = BASE + (k % 7) * 3_600_000 + k;
+  // Few distinct values, so most pages end inside a tie; some runs still going (no duration).
+  const duration = k % 5 === 0 ? null : (k % 4) * 1000;
+  return {
+    id: `run-${String(k).padStart(3, '0')}`,
+    trace_ids: [`t${k}`],
+    root_span_id: null,
+    agent: 'coder',
+    variant: null,
+    goal: null,
+    exit_reason: null,
+    exit_reason_source: null,
+    exit_detail: null,
+    exit_category: duration === null ? 'running' : 'goal_satisfied',
+    exit_kind: null,
+    verification: 'unverified',
+    verified_units: 0,
+    escalation: null,
+    max_steps: null,
+    max_usd: null,
+    wall_clock_ms: null,
+    progress_direction: 'down',
+    started_at_ms: started,
+    ended_at_ms: duration === null ? null : started + duration,
+    duration_ms: duration,
+    last_span_end_ms: started,
+    step_count: k % 3,
+    span_count: 1,
+    cost_usd: [0, 0.1, 1 / 3][k % 3]!,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    model: null,
+    unpriced_models: [],
+    repeat_step: null,
+    repeat_of: null,
+    revisit_step: null,
+    revisit_of: null,
+    revisit_cycle: null,
+    stall_step: null,
+    tool_circuit_step: null,
+    tool_circuit_tool: null,
+    fabricated_success: false,
+    unexplained_stop: false,
+    wasted_usd: (k % 4) * 0.05,
+    first_signal_step: null,
+  };
+}
+
+const value = (run: RunSummary, sort: RunSort): number =>
+  sort === 'startedAt'
+    ? Date.parse(run.startedAt)
+    : sort === 'durationMs'
+      ? (run.durationMs ?? -1)
+      : run[sort];
+
+describe.each(TEST_DATABASE_KINDS)('runs list sorts on %s', (kind) => {
+  let handle: DatabaseHandle;
+  let projectId: string;
+  const window = { from: new Date(BASE), to: new Date(BASE + 6 * 3_600_000) };
+  beforeAll(async () => {
+    handle = await createTestDatabase(kind);
+    projectId = await ensureProject(handle.db, 'sorts');
+    const rows = Array.from({ length: 60 }, (_, k) => runRow(k));
+    await handle.db.transaction((tx) => saveRuns(tx, projectId, rows, [], []));
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it.each(
+    RUN_SORTS.flatMap((sort) =>
+      (['desc', 'asc'] as const).map((order): [RunSort, 'desc' | 'asc'] => [sort, order]),
+    ),
+  )('pages by %s %s visit the window once, in order', async (sort, order) => {
+    const seen: RunSummary[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listRuns(handle.db, {
+        projectId,
+        window,
+        sort,
+        order,
+        limit: 7,
+        cursor,
+      });
+      seen.push(...page.runs);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    const expected = Array.from({ length: 60 }, (_, k) => runRow(k))
+      .filter((r) => r.started_at_ms < window.to.getTime())
+      .map((r) => r.id);
+    expect(seen.map((r) => r.id).sort()).toEqual(expected.sort());
+    const sign = order === 'desc' ? -1 : 1;
+    for (let k = 1; k < seen.length; k++) {
+      const [a, b] = [seen[k - 1]!, seen[k]!];
+      const byValue = Math.sign(value(b, sort) - value(a, sort));
+      expect(
+        byValue === sign || (byValue === 0 && Math.sign(b.id.localeCompare(a.id)) === sign),
+      ).toBe(true);
+    }
+  });
+
+  it('refuses a step-count cursor that is not an integer', async () => {
+    const cursor = Buffer.from(JSON.stringify(['stepCount', 1.5, 'run-001'])).toString('base64url');
+    await expect(
+      listRuns(handle.db, {
+        projectId,
+        window,
+        sort: 'stepCount',
+        order: 'desc',
+        limit: 5,
+        cursor,
+      }),
+    ).rejects.toMatchObject({ code: 'bad_request' });
+  });
+});

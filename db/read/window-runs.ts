@@ -1,0 +1,141 @@
+// The runs of a window as rows to aggregate, without reading every run: the window's whole UTC
+// days and hours come from the rollups (one row per bucket and key), the partial hours at its
+// edges from runs themselves (index-only reads of runs_window_idx, summed per key on the way).
+// Summing these rows gives exactly what summing the window's runs gives: the same runs, the same
+// cost (numeric on both sides, so the order of the additions does not matter). A dense window
+// then costs about what a sparse one does: its whole days and hours are a few hundred rollup
+// rows at most, its edges less than two hours of runs. Every window aggregate of the dashboard
+// reads this.
+import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
+import type { RollupGrain } from '../schema/run-rollups';
+import type { RunScope } from './run-filters';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export type WindowScope = Pick<RunScope, 'projectId' | 'window' | 'agent' | 'variant'>;
+
+/**
+ * What the rows are keyed by: `category` (exit category; no agent or variant filter allowed),
+ * `agent` (agent and variant) or `full` (all three), each read from its own rollup.
+ */
+export type WindowKey = 'category' | 'agent' | 'full';
+
+const ROLLUP: Record<WindowKey, { table: string; columns: string[] }> = {
+  category: { table: 'run_category_rollups', columns: ['exit_category'] },
+  agent: { table: 'run_agent_rollups', columns: ['agent', 'variant'] },
+  full: { table: 'run_rollups', columns: ['exit_category', 'agent', 'variant'] },
+};
+
+export interface WindowRowsOptions {
+  key: WindowKey;
+  /** The coarsest rollup rows to use: `hour` when the caller groups by hour. */
+  coarsest: RollupGrain;
+  /** Include `bucket`: the start of the row's UTC hour (or day, for day rows). */
+  bucket?: boolean;
+  /** Include `cost_usd` (numeric). */
+  cost?: boolean;
+}
+
+/** The smallest rollup that can answer with the scope's filters. */
+export function keyFor(scope: WindowScope): WindowKey {
+  return scope.agent === undefined && scope.variant === undefined ? 'category' : 'full';
+}
+
+const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+const ceilTo = (ms: number, size: number) => Math.ceil(ms / size) * size;
+const floorTo = (ms: number, size: number) => Math.floor(ms / size) * size;
+
+/**
+ * A subquery over the window's runs with columns `runs`, the key's columns ('' standing for no
+ * agent or variant) and, when asked, `bucket` and `cost_usd`.
+ */
+export function windowRuns(scope: WindowScope, options: WindowRowsOptions): SQL {
+  if (options.key === 'category' && (scope.agent !== undefined || scope.variant !== undefined)) {
+    throw new Error('run_category_rollups cannot filter by agent or variant');
+  }
+  const from = scope.window.from.getTime();
+  const to = scope.window.to.getTime();
+  const parts: SQL[] = [];
+  const firstHour = ceilTo(from, HOUR_MS);
+  const lastHour = floorTo(to, HOUR_MS);
+  if (firstHour > lastHour) {
+    // Inside one hour: no boundary between from and to.
+    parts.push(runsBetween(scope, options, from, to));
+  } else {
+    if (from < firstHour) parts.push(runsBetween(scope, options, from, firstHour));
+    const firstDay = ceilTo(firstHour, DAY_MS);
+    const lastDay = floorTo(lastHour, DAY_MS);
+    if (options.coarsest === 'day' && firstDay < lastDay) {
+      if (firstHour < firstDay)
+        parts.push(rollupBetween(scope, options, 'hour', firstHour, firstDay));
+      parts.push(rollupBetween(scope, options, 'day', firstDay, lastDay));
+      if (lastDay < lastHour) parts.push(rollupBetween(scope, options, 'hour', lastDay, lastHour));
+    } else if (firstHour < lastHour) {
+      parts.push(rollupBetween(scope, options, 'hour', firstHour, lastHour));
+    }
+    if (lastHour < to) parts.push(runsBetween(scope, options, lastHour, to));
+  }
+  // An empty window: a branch that matches nothing keeps the columns' types.
+  if (parts.length === 0) parts.push(runsBetween(scope, options, from, from));
+  return sql`(${sql.join(parts, sql` union all `)})`;
+}
+
+function rollupBetween(
+  scope: WindowScope,
+  options: WindowRowsOptions,
+  grain: RollupGrain,
+  from: number,
+  to: number,
+): SQL {
+  const { table, columns } = ROLLUP[options.key];
+  const select = [
+    ...(options.bucket ? ['bucket'] : []),
+    ...columns,
+    'runs',
+    ...(options.cost ? ['cost_usd'] : []),
+  ];
+  return sql`select ${sql.raw(select.join(', '))} from ${sql.raw(table)}
+    where project_id = ${scope.projectId}::uuid and grain = ${grain}::rollup_grain
+      and bucket >= ${at(from)} and bucket < ${at(to)}${names(scope, 'rollup')}`;
+}
+
+/** The runs of [from, to), a part of one hour, summed to the key (so few rows go on). */
+function runsBetween(
+  scope: WindowScope,
+  options: WindowRowsOptions,
+  from: number,
+  to: number,
+): SQL {
+  const keys = ROLLUP[options.key].columns.map((c) =>
+    c === 'exit_category' ? c : `coalesce(${c}, '')`,
+  );
+  const select = [
+    ...(options.bucket ? [sql`${at(floorTo(from, HOUR_MS))} as bucket`] : []),
+    ...keys.map((k, i) => sql.raw(`${k} as ${ROLLUP[options.key].columns[i]}`)),
+    sql`count(*)::int as runs`,
+    ...(options.cost ? [sql`coalesce(sum(cost_usd::numeric), 0) as cost_usd`] : []),
+  ];
+  return sql`select ${sql.join(select, sql`, `)} from runs
+    where project_id = ${scope.projectId}::uuid and started_at >= ${at(from)}
+      and started_at < ${at(to)}${names(scope, 'runs')}
+    group by ${sql.raw(keys.join(', '))}`;
+}
+
+/** The agent and variant filters; in a rollup '' is "none", which a filter never names. */
+function names(scope: WindowScope, source: 'rollup' | 'runs'): SQL {
+  const conditions: SQL[] = [];
+  for (const [column, value] of [
+    ['agent', scope.agent],
+    ['variant', scope.variant],
+  ] as const) {
+    if (value === undefined) continue;
+    conditions.push(
+      source === 'rollup' && value === ''
+        ? sql` and false`
+        : sql` and ${sql.raw(column)} = ${value}`,
+    );
+  }
+  return sql.join(conditions, sql``);
+}
