@@ -1,5 +1,7 @@
-// A realistic agent workload as OTLP spans: runs of `stepsPerRun` steps, each step span with an
-// LLM call and a tool call inside, ~20 attributes per span, roots last (as exporters send them).
+// A realistic agent workload: runs of `stepsPerRun` steps, each step span with an LLM call and a
+// tool call inside, ~20 attributes per span, roots last (as exporters send them). One plan feeds
+// both the pre-decoded spans (`runSpans`, for in-process writes) and the SDK spans the load
+// generator exports (sdk-spans.ts), so every stage of the bench sees the same shape of data.
 import { randomBytes } from 'node:crypto';
 import type { AttributeValue, Attributes } from '../../ingest/otlp/types';
 import type { ValidSpan } from '../../ingest/validate';
@@ -7,11 +9,19 @@ import type { ValidSpan } from '../../ingest/validate';
 const MODELS = ['gpt-4o', 'gpt-4o-mini', 'claude-sonnet-4'];
 const TOOLS = ['search', 'read_file', 'edit_file', 'run_tests', 'list_dir'];
 
-function attrs(values: Record<string, AttributeValue>): Attributes {
-  return Object.assign(Object.create(null) as Attributes, values);
+/** Attribute values the OTel API accepts as well (primitives and arrays of them). */
+export type PlanAttributes = Record<string, string | number | boolean | string[]>;
+
+export interface PlannedSpan {
+  name: string;
+  startMs: number;
+  endMs: number;
+  attributes: PlanAttributes;
+  /** Ended (and so exported) before their parent. */
+  children: PlannedSpan[];
 }
 
-const resource = attrs({
+export const RESOURCE: PlanAttributes = {
   'service.name': 'bench-agent',
   'service.version': '1.4.2',
   'deployment.environment.name': 'bench',
@@ -19,27 +29,15 @@ const resource = attrs({
   'telemetry.sdk.name': 'opentelemetry',
   'telemetry.sdk.version': '3.1.1',
   'host.name': 'bench-host',
-});
+};
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
-/** Every span of one run, children before parents. */
-export function runSpans(stepsPerRun: number, startMs: number, seed: number): ValidSpan[] {
-  const traceId = hex(16);
-  const rootId = hex(8);
-  const spans: ValidSpan[] = [];
-  const common = {
-    traceId,
-    kind: 1,
-    events: [],
-    statusCode: 0,
-    statusMessage: '',
-    resource,
-    scopeName: 'bench',
-  };
+/** One run as a tree: the root, its steps, and an LLM and a tool call inside each step. */
+export function runPlan(stepsPerRun: number, startMs: number, seed: number): PlannedSpan {
+  const steps: PlannedSpan[] = [];
   for (let k = 0; k < stepsPerRun; k++) {
     const t = startMs + k * 1000;
-    const stepId = hex(8);
     const tool = TOOLS[(seed + k) % TOOLS.length] as string;
     const model = MODELS[(seed + k) % MODELS.length] as string;
     const args = JSON.stringify({
@@ -47,14 +45,12 @@ export function runSpans(stepsPerRun: number, startMs: number, seed: number): Va
       query: `symbol ${k % 9}`,
       limit: 20,
     });
-    spans.push({
-      ...common,
-      spanId: hex(8),
-      parentSpanId: stepId,
+    const llm: PlannedSpan = {
       name: `chat ${model}`,
       startMs: t + 1,
       endMs: t + 600,
-      attributes: attrs({
+      children: [],
+      attributes: {
         'gen_ai.operation.name': 'chat',
         'gen_ai.system': 'openai',
         'gen_ai.request.model': model,
@@ -75,16 +71,14 @@ export function runSpans(stepsPerRun: number, startMs: number, seed: number): Va
         'app.region': 'eu-west-1',
         'app.attempt': 1,
         'app.cache': true,
-      }),
-    });
-    spans.push({
-      ...common,
-      spanId: hex(8),
-      parentSpanId: stepId,
+      },
+    };
+    const toolCall: PlannedSpan = {
       name: `execute_tool ${tool}`,
       startMs: t + 610,
       endMs: t + 900,
-      attributes: attrs({
+      children: [],
+      attributes: {
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': tool,
         'gen_ai.tool.call.id': `call_${hex(6)}`,
@@ -109,16 +103,14 @@ export function runSpans(stepsPerRun: number, startMs: number, seed: number): Va
         'app.user': 'bench',
         'app.tool_version': '2.3.1',
         'app.timeout_ms': 30000,
-      }),
-    });
-    spans.push({
-      ...common,
-      spanId: stepId,
-      parentSpanId: rootId,
+      },
+    };
+    steps.push({
       name: `step ${k + 1} ${tool}`,
       startMs: t,
       endMs: t + 950,
-      attributes: attrs({
+      children: [llm, toolCall],
+      attributes: {
         'loop.step': k + 1,
         'loop.action': tool,
         'loop.action.args': args,
@@ -139,17 +131,15 @@ export function runSpans(stepsPerRun: number, startMs: number, seed: number): Va
         'app.sandbox': 'firecracker',
         'app.trace_sampled': true,
         'app.cost_center': 'research',
-      }),
+      },
     });
   }
-  spans.push({
-    ...common,
-    spanId: rootId,
-    parentSpanId: null,
+  return {
     name: 'invoke_agent bench',
     startMs,
     endMs: startMs + stepsPerRun * 1000 + 50,
-    attributes: attrs({
+    children: steps,
+    attributes: {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'bench-agent',
       'loop.agent': `agent-${seed % 4}`,
@@ -170,8 +160,43 @@ export function runSpans(stepsPerRun: number, startMs: number, seed: number): Va
       'app.user': 'bench',
       'app.attempt': 1,
       'app.sampled': true,
-    }),
-  });
+    },
+  };
+}
+
+/** Spans per run of `stepsPerRun` steps: the root plus three per step. */
+export const spansPerRun = (stepsPerRun: number) => 1 + 3 * stepsPerRun;
+
+function attrs(values: PlanAttributes): Attributes {
+  return Object.assign(Object.create(null) as Attributes, values as Record<string, AttributeValue>);
+}
+
+const resource = attrs(RESOURCE);
+
+/** Every span of one run as ingest's validator would hand them on, children before parents. */
+export function runSpans(stepsPerRun: number, startMs: number, seed: number): ValidSpan[] {
+  const traceId = hex(16);
+  const spans: ValidSpan[] = [];
+  const visit = (span: PlannedSpan, parentSpanId: string | null) => {
+    const spanId = hex(8);
+    for (const child of span.children) visit(child, spanId);
+    spans.push({
+      traceId,
+      spanId,
+      parentSpanId,
+      name: span.name,
+      kind: 1,
+      startMs: span.startMs,
+      endMs: span.endMs,
+      attributes: attrs(span.attributes),
+      events: [],
+      statusCode: 0,
+      statusMessage: '',
+      resource,
+      scopeName: 'bench',
+    });
+  };
+  visit(runPlan(stepsPerRun, startMs, seed), null);
   return spans;
 }
 

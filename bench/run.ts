@@ -1,0 +1,120 @@
+// `npm run bench [-- PART…] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]`
+// Runs the parts in order (all by default), then prints one table with the machine it ran on.
+// Parts: ingest, decode, overload (bench/ingest, decode, overload), reads, trajectory.
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureBuild } from '../server/build';
+import { benchOptions, formatReport, machineLine } from './shared/report';
+import type { BenchOptions, BenchSection, DatabaseKind } from './shared/report';
+
+export interface BenchPart {
+  run(options: BenchOptions): Promise<BenchSection | BenchSection[]>;
+}
+
+export const PARTS = ['ingest', 'decode', 'overload', 'reads', 'trajectory'] as const;
+export type PartName = (typeof PARTS)[number];
+
+const LOADERS: Record<PartName, () => Promise<BenchPart | null>> = {
+  ingest: () => import('./ingest/index'),
+  decode: () => import('./decode/index'),
+  overload: () => import('./overload/index'),
+  // Parts 3 and 4 plug in here: bench/reads/index.ts and bench/trajectory/index.ts, each
+  // exporting `async function run(options: BenchOptions): Promise<BenchSection>`. Until a file
+  // exists its part reports that it is not there yet.
+  reads: () => optionalPart('./reads/index.ts'),
+  trajectory: () => optionalPart('./trajectory/index.ts'),
+};
+
+/** A part's module, or null while its file does not exist. */
+export async function optionalPart(relative: string): Promise<BenchPart | null> {
+  const url = new URL(relative, import.meta.url);
+  try {
+    return (await import(url.href)) as BenchPart;
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
+    if (missing && String((error as Error).message).includes(fileURLToPath(url))) return null;
+    throw error;
+  }
+}
+
+/** Runs the parts one after another; a part that fails becomes a section saying so. */
+export async function runParts(
+  parts: readonly PartName[],
+  options: BenchOptions,
+): Promise<BenchSection[]> {
+  const sections: BenchSection[] = [];
+  for (const name of parts) {
+    const started = performance.now();
+    options.log(`${name}: starting`);
+    try {
+      const part = await LOADERS[name]();
+      if (!part) {
+        sections.push({
+          title: name,
+          rows: [],
+          notes: [`bench/${name}/index.ts is not there yet.`],
+        });
+        continue;
+      }
+      const result = await part.run(options);
+      sections.push(...(Array.isArray(result) ? result : [result]));
+    } catch (error) {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      options.log(`${name} failed: ${message}`);
+      sections.push({
+        title: name,
+        rows: [{ metric: `${name} failed`, value: 'error', unit: '', pass: false }],
+        notes: [message.split('\n')[0] ?? message],
+      });
+    } finally {
+      options.log(`${name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    }
+  }
+  return sections;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      db: { type: 'string' },
+      quick: { type: 'boolean' },
+      'in-process': { type: 'boolean' },
+      'no-build': { type: 'boolean' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(
+      `Usage: npm run bench -- [${PARTS.join('|')} …] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]`,
+    );
+    return 0;
+  }
+  const unknown = positionals.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new Error(`unknown part(s): ${unknown.join(', ')}`);
+  const parts = positionals.length > 0 ? (positionals as PartName[]) : [...PARTS];
+  const databases = (values.db?.split(',') ?? ['postgres', 'pglite']).map((d) => d.trim());
+  if (databases.some((d) => d !== 'postgres' && d !== 'pglite'))
+    throw new Error(`--db takes postgres and/or pglite, not ${values.db}`);
+  const options = benchOptions({
+    quick: values.quick ?? false,
+    databases: databases as DatabaseKind[],
+    server: values['in-process'] ? 'in-process' : 'built',
+  });
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  if (options.server === 'built' && !values['no-build']) ensureBuild(root, options.log);
+
+  const machine = machineLine();
+  const loadBefore = loadavg()[0] ?? 0;
+  const sections = await runParts(parts, options);
+  // Anything else running on the machine shares its cores: say how busy it was.
+  const load = `1-min load average ${loadBefore.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end`;
+  const report = formatReport(sections, `${machine}; ${load}`);
+  console.log(`\n${report}`);
+  if (values.out) writeFileSync(values.out, report);
+  return sections.some((s) => s.rows.some((r) => r.value === 'error')) ? 1 : 0;
+}

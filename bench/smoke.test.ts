@@ -1,0 +1,125 @@
+// The benchmark in miniature, so it cannot rot: every part of bench/ingest, decode and overload
+// runs on tiny sizes against the route handlers in this process (no build), the load still from
+// a separate process through the real exporter. It checks that the report has its shape and the
+// measurements are sane, never how fast anything is (that is `npm run bench`'s job).
+import { describe, expect, it } from 'vitest';
+import { analyzeProfile } from './decode/profile';
+import type { CpuProfile } from './decode/profile';
+import { optionalPart, runParts } from './run';
+import { benchOptions, formatReport, targetRow } from './shared/report';
+import type { BenchSection } from './shared/report';
+
+const quiet = () => {};
+
+function numeric(section: BenchSection, metric: RegExp): number {
+  const found = section.rows.find((r) => metric.test(r.metric));
+  if (!found) throw new Error(`no row ${metric} in ${section.title}`);
+  return Number(found.value);
+}
+
+function expectShape(section: BenchSection): void {
+  expect(section.title).not.toBe('');
+  expect(section.rows.length).toBeGreaterThan(0);
+  for (const r of section.rows) {
+    expect(r.metric).not.toMatch(/failed$/);
+    expect(r.value).not.toBe('error');
+    if (r.target !== undefined) expect(typeof r.pass).toBe('boolean');
+  }
+}
+
+describe('bench smoke', () => {
+  it('ingest: end to end from another process, COPY and the write stage, on both databases', async () => {
+    const options = benchOptions({ quick: true, server: 'in-process', log: quiet });
+    const [section] = await runParts(['ingest'], options);
+    expectShape(section!);
+    for (const kind of ['postgres', 'pglite'] as const) {
+      expect(numeric(section!, new RegExp(`^${kind}: sustained ingest`))).toBeGreaterThan(0);
+      expect(numeric(section!, new RegExp(`^${kind}: COPY`))).toBeGreaterThan(0);
+      expect(numeric(section!, new RegExp(`^${kind}: write stage, 1 writer`))).toBeGreaterThan(0);
+      expect(numeric(section!, new RegExp(`^${kind}: ingest ÷ COPY`))).toBeGreaterThan(0);
+      const stored = section!.rows.find(
+        (r) => r.metric === `${kind}: acknowledged spans all stored`,
+      );
+      expect(stored?.pass).toBe(true);
+      expect(options.shared.sustainableSpansPerSecond[kind]).toBeGreaterThan(0);
+    }
+    expect(section!.rows.some((r) => r.metric.startsWith('PGlite ÷ Postgres'))).toBe(true);
+  }, 180_000);
+
+  it('decode: the decoder race and a profile of the server under load', async () => {
+    const options = benchOptions({
+      quick: true,
+      server: 'in-process',
+      databases: ['postgres'],
+      log: quiet,
+    });
+    const [section] = await runParts(['decode'], options);
+    expectShape(section!);
+    expect(numeric(section!, /hand-written protobuf/)).toBeGreaterThan(0);
+    expect(numeric(section!, /protobufjs decode \+ toObject/)).toBeGreaterThan(0);
+    const share = numeric(
+      section!,
+      /^postgres: decode share of server CPU \(decode on the stack\)/,
+    );
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(100);
+  }, 120_000);
+
+  it('overload: steady then three times the rate, every acknowledged span stored', async () => {
+    const options = benchOptions({
+      quick: true,
+      server: 'in-process',
+      databases: ['pglite'],
+      log: quiet,
+    });
+    options.shared.sustainableSpansPerSecond.pglite = 1500;
+    const [section] = await runParts(['overload'], options);
+    expectShape(section!);
+    expect(numeric(section!, /^pglite: offered ÷ sustainable/)).toBeGreaterThan(0);
+    expect(numeric(section!, /^pglite: peak RSS ÷ steady RSS/)).toBeGreaterThan(0);
+    expect(section!.rows.find((r) => r.metric === 'pglite: acknowledged spans stored')?.pass).toBe(
+      true,
+    );
+  }, 120_000);
+
+  it('a part that is not there yet loads as null, and the table prints every section', async () => {
+    expect(await optionalPart('./no-such-part/index.ts')).toBeNull();
+    const table = formatReport(
+      [{ title: 'T', rows: [targetRow('ratio', 0.5, { atLeast: 0.35 })], notes: ['n'] }],
+      'test machine',
+    );
+    expect(table).toContain('Machine: test machine');
+    expect(table).toMatch(/\| ratio\s+\|\s+0\.5 \| × +\| ≥ 0\.35 \| yes/);
+  });
+
+  it('the profile analysis puts each sample in the stage on its stack', () => {
+    const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+      id,
+      callFrame: { functionName, url, lineNumber: 0, columnNumber: 0 },
+      children,
+    });
+    const profile: CpuProfile = {
+      nodes: [
+        frame(1, '(root)', '', [2, 5, 6]),
+        frame(2, 'ingestSpans', 'file:///x/ingest/ingest-spans.ts', [3, 4]),
+        frame(3, 'extractSpanFacts', 'file:///x/ingest/span-facts.ts'),
+        frame(4, 'stringify', ''),
+        frame(5, 'readVarint', 'file:///x/ingest/otlp/proto-reader.ts'),
+        frame(6, '(idle)', ''),
+      ],
+      startTime: 0,
+      endTime: 6000,
+      samples: [3, 4, 5, 5, 6, 6],
+      timeDeltas: [1000, 1000, 1000, 1000, 1000, 1000],
+    };
+    const b = analyzeProfile(profile);
+    expect(b.totalMs).toBe(6);
+    expect(b.busyMs).toBe(4);
+    expect(b.stages.get('facts (span-facts)')).toBe(1);
+    expect(b.stages.get('store (rows, SQL parameters)')).toBe(1);
+    expect(b.stages.get('decode (ingest/otlp)')).toBe(2);
+    expect(b.decodeSelfMs).toBe(2);
+    // A window keeps only the samples inside it.
+    expect(analyzeProfile(profile, { startUs: 2500, endUs: 4500 }).totalMs).toBe(2);
+  });
+});
