@@ -327,4 +327,20 @@ describe('assembleRun', () => {
       verdictFields: { tests: false, lint: true },
     });
   });
+
+  it('a trace of one LLM call with nothing of a run is a fragment, not a run of its own', () => {
+    const call = (extra: Record<string, string>) =>
+      span(1, null, 'ChatOpenAI.chat', 0, 10, {
+        'llm.request.type': 'chat',
+        'gen_ai.usage.input_tokens': 10,
+        ...extra,
+      });
+    expect(assemble([call({})]).fragment).toBe(true);
+    expect(assemble([call({ 'loop.run.id': 'r1' })]).fragment).toBe(false);
+    expect(
+      assemble([span(1, null, 'invoke_agent', 0, 10, { 'gen_ai.operation.name': 'invoke_agent' })])
+        .fragment,
+    ).toBe(false);
+    expect(assemble([call({}), chat(2, 1, 1, 5, 5)]).fragment).toBe(false);
+  });
 });

@@ -39,6 +39,8 @@ export interface AssembledRun {
   model: string | null;
   unpricedModels: string[];
   spanCount: number;
+  /** One LLM or tool call alone in its trace, with nothing of a run about it. */
+  fragment: boolean;
 }
 
 export interface AssembleOptions {
@@ -74,9 +76,10 @@ export function assembleRun(
     progressDirection: runFact('progressDirection') ?? 'down',
   };
 
+  const steps = assembleSteps(tree);
   return {
     input,
-    steps: assembleSteps(tree),
+    steps,
     rootSpanId: root?.spanId ?? null,
     agent: runFact('agent') ?? runFact('serviceName') ?? null,
     variant: runFact('variant') ?? null,
@@ -94,7 +97,21 @@ export function assembleRun(
     model: topModel(tree.costByModel),
     unpricedModels: [...tree.unpricedModels].sort(),
     spanCount: tree.spans.length,
+    fragment: isFragment(tree, steps.length),
   };
+}
+
+const RUN_FACTS = ['runId', 'agent', 'variant', 'goal', 'exitReason', 'verified', 'step'] as const;
+
+/**
+ * Instrumentation that makes every LLM or tool call its own trace (Traceloop's LangChain
+ * instrumentation without an enclosing span) leaves traces that cannot be grouped into runs.
+ */
+function isFragment(tree: SpanTree, stepCount: number): boolean {
+  const [only] = tree.spans;
+  if (!only || tree.spans.length !== 1 || stepCount > 1) return false;
+  if (only.facts.role !== 'llm' && only.facts.role !== 'tool') return false;
+  return RUN_FACTS.every((fact) => only.facts[fact] === undefined);
 }
 
 /** The span that carries `loop.exit.reason`, else the span without a parent. */

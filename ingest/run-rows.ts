@@ -53,6 +53,7 @@ export function toRunRow(
     tool_circuit_tool: flags.toolCircuit?.tool ?? null,
     fabricated_success: flags.fabricatedSuccess,
     unexplained_stop: flags.unexplainedStop,
+    fragment: run.fragment,
     wasted_usd: derived.wastedUsd,
     first_signal_step: firstSignal?.index ?? null,
   };

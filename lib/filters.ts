@@ -10,6 +10,7 @@ export const RUN_FLAGS = [
   'toolCircuit',
   'fabricatedSuccess',
   'unexplainedStop',
+  'fragment',
 ] as const;
 export type RunFlag = (typeof RUN_FLAGS)[number];
 

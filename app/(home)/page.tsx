@@ -2,6 +2,7 @@ import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { loadSampleRunsIntoProject } from '@/samples/load-into-project';
 import { categoriesOverTime, bucketFor } from '@/db/read/categories-over-time';
+import { countFragments } from '@/db/read/count-fragments';
 import { exitReasonGroups } from '@/db/read/exit-reason-groups';
 import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
@@ -15,6 +16,7 @@ import { ExitTiles } from '@/components/runs/exit-tiles';
 import { FilterSelect } from '@/components/runs/filter-select';
 import { Pager } from '@/components/runs/pager';
 import { RunsTable } from '@/components/runs/runs-table';
+import { FragmentCallout } from '@/components/runs/fragment-callout';
 import { UnknownCallout } from '@/components/runs/unknown-callout';
 import { WindowPicker } from '@/components/runs/window-picker';
 import { hrefWith } from '@/components/url/href';
@@ -70,10 +72,11 @@ export default async function HomePage({
 
   const scope = { projectId: project.id, window, agent: params.agent, variant: params.variant };
   const bucket = bucketFor(window);
-  const [groups, buckets, facets] = await Promise.all([
+  const [groups, buckets, facets, fragments] = await Promise.all([
     exitReasonGroups(db, scope),
     categoriesOverTime(db, { ...scope, bucket }),
     runFacets(db, scope),
+    countFragments(db, scope),
   ]);
   const page = await listRuns(db, { ...params, ...scope }).catch((error: unknown) => {
     // A cursor from another sort, or edited by hand: say so instead of failing the page.
@@ -120,6 +123,10 @@ export default async function HomePage({
         href={
           params.exitCategory === 'unknown' ? null : link({ exitCategory: 'unknown', flag: null })
         }
+      />
+      <FragmentCallout
+        traces={fragments}
+        href={params.flag === 'fragment' ? null : link({ flag: 'fragment', exitCategory: null })}
       />
       <CategoriesChart buckets={buckets} bucket={bucket} />
       <section className="home-runs" aria-labelledby="runs-title">

@@ -8,6 +8,7 @@ import styles from './filters.module.css';
 const FLAG_LABELS: Record<RunFlag, string> = {
   ...BADGE_LABELS,
   unexplainedStop: 'unexplained stop',
+  fragment: 'single-call traces',
 };
 
 /** The filters set by tiles and badges, each removable; "Clear" keeps only window and project. */

@@ -6,7 +6,7 @@ import type { VerificationState } from '@/trajectory/exit-categories';
 import { colorVar } from './exit-badge';
 import styles from './badges.module.css';
 
-export type BadgeFlag = Exclude<RunFlag, 'unexplainedStop'>;
+export type BadgeFlag = Exclude<RunFlag, 'unexplainedStop' | 'fragment'>;
 
 interface SignalBadge {
   flag: BadgeFlag;

@@ -58,6 +58,7 @@ function runRow(k: number): RunRow {
     tool_circuit_tool: null,
     fabricated_success: false,
     unexplained_stop: false,
+    fragment: false,
     wasted_usd: (k % 4) * 0.05,
     first_signal_step: null,
   };

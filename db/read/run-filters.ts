@@ -21,6 +21,7 @@ const FLAG_CONDITIONS: Record<RunFlag, SQL> = {
   toolCircuit: sql`${runs.toolCircuitStep} is not null`,
   fabricatedSuccess: sql`${runs.fabricatedSuccess}`,
   unexplainedStop: sql`${runs.unexplainedStop}`,
+  fragment: sql`${runs.fragment}`,
 };
 
 export function runScope(scope: RunScope): SQL {

@@ -83,6 +83,7 @@ function runs(): RunRow[] {
       tool_circuit_tool: null,
       fabricated_success: false,
       unexplained_stop: false,
+      fragment: false,
       wasted_usd: 0,
       first_signal_step: null,
     };

@@ -66,6 +66,12 @@ export const runs = pgTable(
     toolCircuitTool: text('tool_circuit_tool'),
     fabricatedSuccess: boolean('fabricated_success').notNull(),
     unexplainedStop: boolean('unexplained_stop').notNull(),
+    /**
+     * A trace of one LLM or tool call with nothing of a run about it: instrumentation that makes
+     * every call its own trace (Traceloop's LangChain without an enclosing span) cannot be
+     * grouped into runs, and the dashboard says so instead of counting calls as runs.
+     */
+    fragment: boolean('fragment').notNull().default(false),
     wastedUsd: doublePrecision('wasted_usd').notNull(),
     firstSignalStep: integer('first_signal_step'),
     /** When a span of this run last arrived: a running run idle past the timeout ends `unknown`. */
@@ -74,7 +80,8 @@ export const runs = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
-    index('runs_started_idx').on(t.projectId, t.startedAt.desc(), t.id.desc()),
+    // The runs list by start (its default): a backward scan is its order, the cursor its bound.
+    index('runs_started_idx').on(t.projectId, t.startedAt, t.id),
     // Window aggregates (tiles, chart, facets) read only these: an index-only scan.
     index('runs_window_idx').on(
       t.projectId,
@@ -84,13 +91,6 @@ export const runs = pgTable(
       t.variant,
       t.costUsd,
     ),
-    index('runs_category_started_idx').on(
-      t.projectId,
-      t.exitCategory,
-      t.startedAt.desc(),
-      t.id.desc(),
-    ),
-    index('runs_agent_started_idx').on(t.projectId, t.agent, t.startedAt.desc()),
     // The runs list's other sorts: a keyset page walks one of these from its cursor (backward
     // for desc); started_at last, so the window is checked in the index and only the page's rows
     // are fetched. The duration sort is on the expression the list orders by.
@@ -103,6 +103,9 @@ export const runs = pgTable(
       t.id,
       t.startedAt,
     ),
+    index('runs_fragment_idx')
+      .on(t.projectId, t.startedAt)
+      .where(sql`${t.fragment}`),
     index('runs_running_idx')
       .on(t.lastReceivedAt)
       .where(sql`${t.exitCategory} = 'running'`),

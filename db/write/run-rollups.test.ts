@@ -67,6 +67,7 @@ function runRow(id: string, o: Partial<RunRow> = {}): RunRow {
     tool_circuit_tool: null,
     fabricated_success: false,
     unexplained_stop: false,
+    fragment: false,
     wasted_usd: 0,
     first_signal_step: null,
     ...o,

@@ -46,6 +46,7 @@ export interface RunRow {
   tool_circuit_tool: string | null;
   fabricated_success: boolean;
   unexplained_stop: boolean;
+  fragment: boolean;
   wasted_usd: number;
   first_signal_step: number | null;
 }
@@ -117,7 +118,7 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       duration_ms, last_span_end_ms, step_count, span_count, cost_usd, input_tokens, output_tokens,
       cache_read_tokens, model, unpriced_models, repeat_step, repeat_of, revisit_step, revisit_of,
       revisit_cycle, stall_step, tool_circuit_step, tool_circuit_tool, fabricated_success,
-      unexplained_stop, wasted_usd, first_signal_step, last_received_at, updated_at)
+      unexplained_stop, fragment, wasted_usd, first_signal_step, last_received_at, updated_at)
     select ${projectId}::uuid, x.id, array(select jsonb_array_elements_text(x.trace_ids)),
       x.root_span_id, x.agent, x.variant, x.goal, x.exit_reason, x.exit_reason_source, x.exit_detail,
       x.exit_category::exit_category, x.exit_kind, x.verification::verification, x.verified_units,
@@ -126,7 +127,7 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       x.last_span_end_ms, x.step_count, x.span_count, x.cost_usd, x.input_tokens, x.output_tokens,
       x.cache_read_tokens, x.model, array(select jsonb_array_elements_text(x.unpriced_models)),
       x.repeat_step, x.repeat_of, x.revisit_step, x.revisit_of, x.revisit_cycle, x.stall_step,
-      x.tool_circuit_step, x.tool_circuit_tool, x.fabricated_success, x.unexplained_stop,
+      x.tool_circuit_step, x.tool_circuit_tool, x.fabricated_success, x.unexplained_stop, x.fragment,
       x.wasted_usd, x.first_signal_step, now(), now()
     from jsonb_to_recordset(${asJsonParam(runs)}::jsonb) as x(id text, trace_ids jsonb,
       root_span_id text, agent text, variant text, goal text, exit_reason text,
@@ -137,7 +138,7 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       input_tokens bigint, output_tokens bigint, cache_read_tokens bigint, model text,
       unpriced_models jsonb, repeat_step int, repeat_of int, revisit_step int, revisit_of int,
       revisit_cycle int, stall_step int, tool_circuit_step int, tool_circuit_tool text,
-      fabricated_success boolean, unexplained_stop boolean, wasted_usd float8,
+      fabricated_success boolean, unexplained_stop boolean, fragment boolean, wasted_usd float8,
       first_signal_step int)
     on conflict (project_id, id) do update set
       trace_ids = excluded.trace_ids, root_span_id = excluded.root_span_id, agent = excluded.agent,
@@ -159,7 +160,8 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       tool_circuit_step = excluded.tool_circuit_step,
       tool_circuit_tool = excluded.tool_circuit_tool,
       fabricated_success = excluded.fabricated_success,
-      unexplained_stop = excluded.unexplained_stop, wasted_usd = excluded.wasted_usd,
+      unexplained_stop = excluded.unexplained_stop, fragment = excluded.fragment,
+      wasted_usd = excluded.wasted_usd,
       first_signal_step = excluded.first_signal_step,
       last_received_at = excluded.last_received_at, updated_at = excluded.updated_at
   `);
