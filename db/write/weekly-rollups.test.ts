@@ -11,6 +11,7 @@ import { queryRows } from '../sql';
 import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
 import { saveRuns } from './save-runs';
 import type { RunRow } from './save-runs';
+import { testRunRow } from './test-run-row';
 
 const at = (iso: string) => Date.parse(iso);
 // Instants on both sides of week and year boundaries (2026 has a week 53).
@@ -22,55 +23,8 @@ const STARTS = [
   at('2027-01-04T00:00:00Z'), // 2027-W01
 ];
 
-function runRow(id: string, o: Partial<RunRow> = {}): RunRow {
-  const started = o.started_at_ms ?? STARTS[0]!;
-  return {
-    id,
-    trace_ids: [id],
-    root_span_id: null,
-    agent: 'coder',
-    variant: null,
-    goal: null,
-    exit_reason: null,
-    exit_reason_source: null,
-    exit_detail: null,
-    exit_category: 'running',
-    exit_kind: null,
-    verification: 'unverified',
-    verified_units: 0,
-    escalation: null,
-    max_steps: null,
-    max_usd: null,
-    wall_clock_ms: null,
-    progress_direction: 'down',
-    started_at_ms: started,
-    ended_at_ms: null,
-    duration_ms: null,
-    last_span_end_ms: started,
-    step_count: 1,
-    span_count: 1,
-    cost_usd: 0,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    model: null,
-    unpriced_models: [],
-    repeat_step: null,
-    repeat_of: null,
-    revisit_step: null,
-    revisit_of: null,
-    revisit_cycle: null,
-    stall_step: null,
-    tool_circuit_step: null,
-    tool_circuit_tool: null,
-    fabricated_success: false,
-    unexplained_stop: false,
-    fragment: false,
-    wasted_usd: 0,
-    first_signal_step: null,
-    ...o,
-  };
-}
+const runRow = (id: string, o: Partial<RunRow> = {}): RunRow =>
+  testRunRow(id, STARTS[0]!, { exit_category: 'running', ...o });
 
 /** One version of a run as a derivation could store it, or its removal. */
 const version = (id: string) =>

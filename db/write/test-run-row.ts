@@ -1,0 +1,57 @@
+// A runs row as derivation would store it, every field at its quiet default: tests of the write
+// side and the read models set only what they are about.
+import type { RunRow } from './save-runs';
+
+export function testRunRow(
+  id: string,
+  startedAtMs: number,
+  overrides: Partial<RunRow> = {},
+): RunRow {
+  const started = overrides.started_at_ms ?? startedAtMs;
+  return {
+    id,
+    trace_ids: [id],
+    root_span_id: null,
+    agent: 'coder',
+    variant: null,
+    goal: null,
+    exit_reason: null,
+    exit_reason_source: null,
+    exit_detail: null,
+    exit_category: 'goal_satisfied',
+    exit_kind: null,
+    verification: 'unverified',
+    verified_units: 0,
+    escalation: null,
+    max_steps: null,
+    max_usd: null,
+    wall_clock_ms: null,
+    progress_direction: 'down',
+    started_at_ms: started,
+    ended_at_ms: null,
+    duration_ms: null,
+    last_span_end_ms: started,
+    step_count: 1,
+    span_count: 1,
+    cost_usd: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    model: null,
+    unpriced_models: [],
+    repeat_step: null,
+    repeat_of: null,
+    revisit_step: null,
+    revisit_of: null,
+    revisit_cycle: null,
+    stall_step: null,
+    tool_circuit_step: null,
+    tool_circuit_tool: null,
+    fabricated_success: false,
+    unexplained_stop: false,
+    fragment: false,
+    wasted_usd: 0,
+    first_signal_step: null,
+    ...overrides,
+  };
+}
