@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -155,4 +156,9 @@ export function redactUrl(url: string): string {
   } catch {
     return 'a Postgres server';
   }
+}
+
+/** Whether the database answers at all (for health checks). */
+export async function ping(db: Database): Promise<void> {
+  await db.execute(sql`select 1`);
 }

@@ -1,8 +1,8 @@
 // Re-derive the runs a batch touched, inside the batch's transaction: lock each run so concurrent
 // batches derive one after another (each then sees the other's committed spans), load its spans,
 // assemble, derive and replace its summary row and steps.
-import { sql } from 'drizzle-orm';
 import { stillIdle } from '../db/write/idle-runs';
+import { lockRuns } from '../db/write/lock-runs';
 import { loadRunSpans } from '../db/write/load-run-spans';
 import { saveRuns } from '../db/write/save-runs';
 import type { RunRow, StepRow } from '../db/write/save-runs';
@@ -27,11 +27,7 @@ export async function deriveRuns(
   options: { idle?: boolean } = {},
 ): Promise<void> {
   let sorted = [...runIds].sort();
-  for (const runId of sorted) {
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtextextended(${`${projectId}:${runId}`}, 0))`,
-    );
-  }
+  await lockRuns(tx, projectId, sorted);
   // A span may have arrived since the sweep chose these runs: only the still idle ones end.
   if (options.idle) {
     sorted = await stillIdle(tx, projectId, sorted, context.settings.idleTimeoutMs);

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { ping } from '@/db/client';
 import { getRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';
@@ -14,7 +14,7 @@ export async function GET(): Promise<Response> {
         { status: 503, headers: { ...headers, 'retry-after': '2' } },
       );
     }
-    await runtime.handle.db.execute(sql`select 1`);
+    await ping(runtime.handle.db);
     return Response.json(
       { status: 'ready', database: runtime.handle.kind, pendingRuns: runtime.deriver.backlog },
       { headers },
