@@ -17,7 +17,13 @@ const SOURCE_DIRS = [
   'samples',
   'public',
 ];
-const SOURCE_FILES = ['next.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const SOURCE_FILES = [
+  'next.config.ts',
+  'proxy.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+];
 
 export function sourceFingerprint(root: string): string {
   const hash = createHash('sha256');

@@ -1,7 +1,7 @@
 import { formatCount, formatDateTime, formatUsd } from '@/components/format';
 import { PriceTable } from '@/components/reports/price-table';
 import { ReportForm } from '@/components/reports/report-form';
-import { ReportHeader } from '@/components/reports/report-header';
+import { ReportHeader, ReportProblem } from '@/components/reports/report-header';
 import { ReportNotice } from '@/components/reports/report-notice';
 import styles from '@/components/reports/reports.module.css';
 import { listPrices, unpricedModels } from '@/db/read/price-list';
@@ -17,10 +17,12 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
   const title = 'Prices';
   if (!context.ok) {
     return (
-      <main id="main" className={`page ${styles.reports}`}>
-        <ReportHeader current="prices" title={title} project={context.project} />
-        <ReportNotice danger>{context.message}</ReportNotice>
-      </main>
+      <ReportProblem
+        current="prices"
+        title={title}
+        project={context.project}
+        message={context.message}
+      />
     );
   }
   const { params, db, project, projectParam, now } = context;

@@ -85,6 +85,14 @@ export function runWindow(params: { from?: Date; to?: Date }, now = new Date()):
   return resolveWindow(params, now);
 }
 
+/** The ISO weeks (their Monday dates) a run window touches, for the weekly rollup. */
+export function weeksOf(window: TimeWindow): { firstWeek: string; lastWeek: string } {
+  return {
+    firstWeek: utcDate(isoWeekStartMs(window.from.getTime())),
+    lastWeek: utcDate(isoWeekStartMs(window.to.getTime() - 1)),
+  };
+}
+
 /** Prices look back as far as a rate may be trusted: 90 days. */
 export function pricesWindow(params: { from?: Date; to?: Date }, now = new Date()): TimeWindow {
   const to = params.to ?? now;

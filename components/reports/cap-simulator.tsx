@@ -7,8 +7,8 @@ import { change } from '@/trajectory/report-metrics';
 import { formatCount, formatUsd } from '../format';
 import { describeChange, formatRatio } from './labels';
 import styles from './reports.module.css';
+import { AXIS_TICK, TOOLTIP_BOX, axisTitle } from './chart-style';
 
-const axisTick = { fill: 'var(--axis)', fontSize: 12 };
 /** Marker labels at three heights, on the side of the line that stays inside the chart. */
 function labelPosition(k: number, nearRightEdge: boolean) {
   if (k === 2) return 'top' as const;
@@ -159,18 +159,12 @@ export function CapSimulator({
             type="number"
             domain={[curve[0]?.cap ?? 1, lastCap]}
             allowDecimals={false}
-            tick={axisTick}
+            tick={AXIS_TICK}
             stroke="var(--grid)"
-            label={{
-              value: 'step cap',
-              position: 'insideBottom',
-              offset: -10,
-              fill: 'var(--axis)',
-              fontSize: 12,
-            }}
+            label={axisTitle('step cap')}
           />
           <YAxis
-            tick={axisTick}
+            tick={AXIS_TICK}
             stroke="var(--grid)"
             width={64}
             tickFormatter={(v: number) => formatUsd(v)}
@@ -181,12 +175,7 @@ export function CapSimulator({
               formatRatio(typeof value === 'number' ? value : null),
               'per verified unit',
             ]}
-            contentStyle={{
-              background: 'var(--bg)',
-              border: '1px solid var(--border)',
-              borderRadius: 6,
-              color: 'var(--fg)',
-            }}
+            contentStyle={TOOLTIP_BOX}
           />
           {marks.map((m, k) =>
             m.cap === null ? null : (

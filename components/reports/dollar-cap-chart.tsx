@@ -6,8 +6,7 @@ import type { CapOutcome } from '@/trajectory/report-caps';
 import { formatUsd } from '../format';
 import { formatRatio } from './labels';
 import styles from './reports.module.css';
-
-const axisTick = { fill: 'var(--axis)', fontSize: 12 };
+import { AXIS_TICK, TOOLTIP_BOX, axisTitle } from './chart-style';
 
 /** Cost per verified unit as a function of a dollar cap per run, the optimum marked. */
 export function DollarCapChart({ curve, best }: { curve: CapOutcome[]; best: number | null }) {
@@ -32,19 +31,13 @@ export function DollarCapChart({ curve, best }: { curve: CapOutcome[]; best: num
           type="number"
           scale="log"
           domain={['dataMin', 'dataMax']}
-          tick={axisTick}
+          tick={AXIS_TICK}
           stroke="var(--grid)"
           tickFormatter={(v: number) => formatUsd(v)}
-          label={{
-            value: 'dollar cap per run (log scale)',
-            position: 'insideBottom',
-            offset: -10,
-            fill: 'var(--axis)',
-            fontSize: 12,
-          }}
+          label={axisTitle('dollar cap per run (log scale)')}
         />
         <YAxis
-          tick={axisTick}
+          tick={AXIS_TICK}
           stroke="var(--grid)"
           width={64}
           tickFormatter={(v: number) => formatUsd(v)}
@@ -55,12 +48,7 @@ export function DollarCapChart({ curve, best }: { curve: CapOutcome[]; best: num
             formatRatio(typeof value === 'number' ? value : null),
             'per verified unit',
           ]}
-          contentStyle={{
-            background: 'var(--bg)',
-            border: '1px solid var(--border)',
-            borderRadius: 6,
-            color: 'var(--fg)',
-          }}
+          contentStyle={TOOLTIP_BOX}
         />
         {best !== null && (
           <ReferenceLine

@@ -5,6 +5,7 @@ import { Bar, BarChart, CartesianGrid, ReferenceLine, Tooltip, XAxis, YAxis } fr
 import { binOf } from '@/trajectory/report-metrics';
 import type { HistogramLayout } from '@/trajectory/report-metrics';
 import styles from './reports.module.css';
+import { TOOLTIP_BOX } from './chart-style';
 
 const axisTick = { fill: 'var(--axis)', fontSize: 11 };
 
@@ -76,12 +77,7 @@ export function HistogramChart({
         />
         <Tooltip
           formatter={(value) => [`${String(value)} runs`, 'Runs']}
-          contentStyle={{
-            background: 'var(--bg)',
-            border: '1px solid var(--border)',
-            borderRadius: 6,
-            color: 'var(--fg)',
-          }}
+          contentStyle={TOOLTIP_BOX}
           cursor={{ fill: 'var(--bg-inset)' }}
         />
         <Bar

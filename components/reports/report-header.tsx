@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { ReportNotice } from './report-notice';
 import styles from './reports.module.css';
 
 export type ReportTab = 'weekly' | 'compare' | 'caps' | 'prices';
@@ -42,5 +43,25 @@ export function ReportHeader({
       <h1>{title}</h1>
       {children}
     </header>
+  );
+}
+
+/** A report page that cannot answer its URL: the header and what is wrong with the request. */
+export function ReportProblem({
+  current,
+  title,
+  project,
+  message,
+}: {
+  current: ReportTab;
+  title: string;
+  project?: string;
+  message: string;
+}) {
+  return (
+    <main id="main" className={`page ${styles.reports}`}>
+      <ReportHeader current={current} title={title} project={project} />
+      <ReportNotice danger>{message}</ReportNotice>
+    </main>
   );
 }

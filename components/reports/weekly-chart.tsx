@@ -8,8 +8,7 @@ import { formatRatio, groupLabel } from './labels';
 import type { GroupDimension } from './labels';
 import { seriesStroke } from './series-colors';
 import styles from './reports.module.css';
-
-const axisTick = { fill: 'var(--axis)', fontSize: 12 };
+import { AXIS_TICK, TOOLTIP_BOX } from './chart-style';
 
 /** Cost per verified unit by ISO week, one line per group; a gap where nothing was verified. */
 export function WeeklyChart({
@@ -36,9 +35,9 @@ export function WeeklyChart({
         margin={{ top: 8, right: 24, bottom: 4, left: 8 }}
       >
         <CartesianGrid stroke="var(--grid)" vertical={false} />
-        <XAxis dataKey="week" tick={axisTick} stroke="var(--grid)" tickMargin={6} />
+        <XAxis dataKey="week" tick={AXIS_TICK} stroke="var(--grid)" tickMargin={6} />
         <YAxis
-          tick={axisTick}
+          tick={AXIS_TICK}
           stroke="var(--grid)"
           width={64}
           tickFormatter={(v: number) => formatUsd(v)}
@@ -55,12 +54,7 @@ export function WeeklyChart({
             return start ? `${String(week)} (from Monday ${start})` : String(week);
           }}
           formatter={(value) => formatRatio(typeof value === 'number' ? value : null)}
-          contentStyle={{
-            background: 'var(--bg)',
-            border: '1px solid var(--border)',
-            borderRadius: 6,
-            color: 'var(--fg)',
-          }}
+          contentStyle={TOOLTIP_BOX}
           labelStyle={{ color: 'var(--fg)', fontWeight: 600 }}
         />
         <Legend wrapperStyle={{ fontSize: 12.5 }} />

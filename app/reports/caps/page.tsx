@@ -3,7 +3,7 @@ import { DollarCapChart } from '@/components/reports/dollar-cap-chart';
 import { formatCount, formatUsd } from '@/components/format';
 import { formatRatio } from '@/components/reports/labels';
 import { NameSelect, ReportForm } from '@/components/reports/report-form';
-import { ReportHeader } from '@/components/reports/report-header';
+import { ReportHeader, ReportProblem } from '@/components/reports/report-header';
 import { ReportNotice } from '@/components/reports/report-notice';
 import styles from '@/components/reports/reports.module.css';
 import { MAX_CAP_RUNS, MAX_CAP_STEPS, capRuns } from '@/db/read/cap-runs';
@@ -18,10 +18,9 @@ import {
   stepCapCandidates,
   stepCapCurve,
 } from '@/trajectory/report-caps';
-import { isoWeekStartMs, utcDate } from '@/trajectory/report-weeks';
 import { reportContext } from '../page-context';
 import type { SearchParams } from '../page-context';
-import { capsParams, runWindow } from '../search-params';
+import { capsParams, runWindow, weeksOf } from '../search-params';
 
 export const dynamic = 'force-dynamic';
 
@@ -30,10 +29,12 @@ export default async function BudgetCapsPage({ searchParams }: { searchParams: S
   const title = 'Budget-cap simulator';
   if (!context.ok) {
     return (
-      <main id="main" className={`page ${styles.reports}`}>
-        <ReportHeader current="caps" title={title} project={context.project} />
-        <ReportNotice danger>{context.message}</ReportNotice>
-      </main>
+      <ReportProblem
+        current="caps"
+        title={title}
+        project={context.project}
+        message={context.message}
+      />
     );
   }
   const { params, db, project, projectParam, now } = context;
@@ -41,8 +42,7 @@ export default async function BudgetCapsPage({ searchParams }: { searchParams: S
   const [dimensions, replay] = await Promise.all([
     reportDimensions(db, {
       projectId: project.id,
-      firstWeek: utcDate(isoWeekStartMs(window.from.getTime())),
-      lastWeek: utcDate(isoWeekStartMs(window.to.getTime() - 1)),
+      ...weeksOf(window),
     }),
     capRuns(db, { projectId: project.id, window, agent: params.agent, variant: params.variant }),
   ]);

@@ -1,15 +1,14 @@
 import { ComparisonTable } from '@/components/reports/comparison-table';
 import { NameSelect, ReportForm } from '@/components/reports/report-form';
-import { ReportHeader } from '@/components/reports/report-header';
+import { ReportHeader, ReportProblem } from '@/components/reports/report-header';
 import { ReportNotice } from '@/components/reports/report-notice';
 import { VariantPanel } from '@/components/reports/variant-panel';
 import styles from '@/components/reports/reports.module.css';
 import { compareVariants } from '@/db/read/variant-comparison';
 import { reportDimensions } from '@/db/read/weekly-report';
-import { isoWeekStartMs, utcDate } from '@/trajectory/report-weeks';
 import { reportContext } from '../page-context';
 import type { SearchParams } from '../page-context';
-import { compareParams, runWindow } from '../search-params';
+import { compareParams, runWindow, weeksOf } from '../search-params';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,18 +23,19 @@ export default async function CompareVariantsPage({
   const title = 'Compare two variants';
   if (!context.ok) {
     return (
-      <main id="main" className={`page ${styles.reports}`}>
-        <ReportHeader current="compare" title={title} project={context.project} />
-        <ReportNotice danger>{context.message}</ReportNotice>
-      </main>
+      <ReportProblem
+        current="compare"
+        title={title}
+        project={context.project}
+        message={context.message}
+      />
     );
   }
   const { params, db, project, projectParam, now } = context;
   const window = runWindow(params, now);
   const dimensions = await reportDimensions(db, {
     projectId: project.id,
-    firstWeek: utcDate(isoWeekStartMs(window.from.getTime())),
-    lastWeek: utcDate(isoWeekStartMs(window.to.getTime() - 1)),
+    ...weeksOf(window),
   });
   // Without a choice, the two variants with the most runs.
   const a = params.a ?? dimensions.variants[0];

@@ -1,6 +1,6 @@
 import { ReportForm } from '@/components/reports/report-form';
 import { GroupBySwitch } from '@/components/reports/group-by-switch';
-import { ReportHeader } from '@/components/reports/report-header';
+import { ReportHeader, ReportProblem } from '@/components/reports/report-header';
 import { ReportNotice } from '@/components/reports/report-notice';
 import { WeeklyChart } from '@/components/reports/weekly-chart';
 import { WeeklyTable } from '@/components/reports/weekly-table';
@@ -19,10 +19,12 @@ export default async function WeeklyReportPage({ searchParams }: { searchParams:
   const title = 'Weekly cost per verified unit';
   if (!context.ok) {
     return (
-      <main id="main" className={`page ${styles.reports}`}>
-        <ReportHeader current="weekly" title={title} project={context.project} />
-        <ReportNotice danger>{context.message}</ReportNotice>
-      </main>
+      <ReportProblem
+        current="weekly"
+        title={title}
+        project={context.project}
+        message={context.message}
+      />
     );
   }
   const { params, db, project, projectParam, now } = context;
