@@ -51,3 +51,33 @@ export function toAppError(
   onUnexpected(error);
   return new AppError('internal', `${what} failed on the server`);
 }
+
+/**
+ * An error in a few words for logs and for the quarantine: the database's own message and code
+ * when a query failed (drizzle's message carries the whole query and its parameters, which can
+ * hold megabytes of span content), else the error's name and message; never more than 500
+ * characters.
+ */
+export function describeError(error: unknown, options: { stack?: boolean } = {}): string {
+  let e: unknown = error;
+  // drizzle wraps the driver's error: `Failed query: <sql> params: <values>`, cause = the driver's.
+  for (let depth = 0; depth < 5; depth++) {
+    const message = (e as { message?: unknown })?.message;
+    const cause = (e as { cause?: unknown })?.cause;
+    if (typeof message === 'string' && message.startsWith('Failed query') && cause) e = cause;
+    else break;
+  }
+  const name = e instanceof Error ? e.name : typeof e;
+  const raw = e instanceof Error ? e.message : String(e);
+  const message = raw.startsWith('Failed query') ? 'a query failed' : raw;
+  const code = (e as { code?: unknown })?.code;
+  const line = `${name}${typeof code === 'string' ? ` ${code}` : ''}: ${message}`;
+  const text = line.length > 500 ? `${line.slice(0, 500)}…` : line;
+  if (!options.stack || !(e instanceof Error) || !e.stack) return text;
+  // Only the frames: the stack's first lines repeat the message.
+  const frames = e.stack
+    .split('\n')
+    .filter((l) => l.trimStart().startsWith('at '))
+    .slice(0, 8);
+  return [text, ...frames].join('\n');
+}

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../db/sql';
+import { markRunsDirty } from '../db/write/dirty-runs';
 import { TEST_DATABASE_KINDS } from '../db/test-database';
 import { createSender } from '../e2e/support/otel';
 import { emitRun, restartLoop } from '../e2e/support/scenarios';
@@ -220,20 +221,27 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
     expect(response.status).toBe(status);
   });
 
-  it('answers 429 with Retry-After while derivation lags too far behind, before reading the body', async () => {
+  it("answers 429 with Retry-After while its project's derivation lags too far behind, and only to that project", async () => {
     const { config, deriver } = server.runtime;
+    const db = server.database.db;
+    const other = await server.newProject(`lagging-neighbour-${kind}`);
     const saved = config.deriveBacklog;
     deriver.stop();
     await deriver.idle();
     config.deriveBacklog = 10;
-    deriver.backlog = 11;
+    const waiting = Array.from({ length: 11 }, (_, k) => `waiting-${k}`);
+    await markRunsDirty(db, server.projectId, waiting);
+    await deriver.recount();
     try {
       const response = await post(server, otlpJson([]), json);
       expect(response.status).toBe(429);
       expect(response.headers.get('retry-after')).toBe('1');
+      // Another project's backlog is not this one's.
+      expect((await post(server, otlpJson([]), json, other.key)).status).toBe(200);
     } finally {
       config.deriveBacklog = saved;
-      deriver.backlog = 0;
+      await db.execute(sql`delete from dirty_runs where run_id like 'waiting-%'`);
+      await deriver.recount();
       deriver.start(200);
     }
     expect((await post(server, otlpJson([]), json)).status).toBe(200);

@@ -1,8 +1,9 @@
 // POST /v1/traces as the OTLP/HTTP specification says: authenticate, admit, read (size-limited,
-// gzip), decode, validate, store and derive in one transaction, then answer in the request's
-// content type. A 200 means every accepted span is committed.
+// gzip), decode, validate, store the spans and mark their runs in one transaction, then answer
+// in the request's content type. A 200 means every accepted span is committed; the runs are
+// derived after the commit (derive/).
 import type { Database } from '../db/client';
-import { toAppError } from '../db/errors';
+import { describeError, toAppError } from '../db/errors';
 import { AppError } from '../lib/app-error';
 import { keyFromHeaders } from '../lib/api-key';
 import type { Admission } from './admission';
@@ -25,8 +26,8 @@ export interface OtlpEndpointDeps {
   /** Called once a request's spans are committed (the deriver's cue). */
   afterCommit?: () => void;
   admission: Admission;
-  /** True while derivation lags too far behind ingest: accept no more until it catches up. */
-  backlogged?: () => boolean;
+  /** True while derivation lags too far behind this project's ingest: accept no more until it catches up. */
+  backlogged?: (projectId: string) => boolean;
   maxBodyBytes: number;
   log?: (message: string) => void;
 }
@@ -41,9 +42,10 @@ export async function handleOtlpExport(
     const key = keyFromHeaders(request.headers);
     if (!key) throw new AppError('unauthorized', 'send Authorization: Bearer <project API key>');
     const db = deps.database();
-    deps.admission.refuseIfFull(deps.backlogged?.() ?? false);
+    deps.admission.refuseIfFull();
     const projectId = await deps.authenticate(key);
     if (!projectId) throw new AppError('unauthorized', 'the API key is unknown or revoked');
+    deps.admission.refuseIfFull(deps.backlogged?.(projectId) ?? false);
 
     return await deps.admission.run(async () => {
       const { body } = await readOtlpRequest(request, { maxBytes: deps.maxBodyBytes });
@@ -69,10 +71,7 @@ function errorResponse(
 ): Response {
   const appError = toAppError(
     error,
-    (unexpected) =>
-      log?.(
-        `ingest failed: ${unexpected instanceof Error ? (unexpected.stack ?? unexpected.message) : String(unexpected)}`,
-      ),
+    (unexpected) => log?.(`ingest failed: ${describeError(unexpected, { stack: true })}`),
     'ingest',
   );
   const response = otlpResponse(

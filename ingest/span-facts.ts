@@ -3,68 +3,18 @@
 // a later copy of the span can complete an earlier one by a plain JSON merge.
 import { canonicalActionHash } from '../trajectory/canonical-hash';
 import { canonicalResultHash } from '../trajectory/result-hash';
-import type { ErrorClass, ProgressDirection, Verdict, VerdictSource } from '../trajectory/step';
+import type { SpanFacts, SpanRole } from '../trajectory/span-facts';
 import { isVerdict, isVerdictSource } from '../trajectory/step';
-import {
-  getOwn,
-  isRecord,
-  parseJson,
-  readBoolean,
-  readInteger,
-  readNumber,
-  readString,
-  readStructured,
-} from './attributes';
+import { getOwn, isRecord, parseJson, readBoolean, readString, readStructured } from './attributes';
 import { readErrorClass } from './error-class';
 import { readExitFacts } from './exit-facts';
 import type { OtlpEvent, Attributes } from './otlp/types';
 import { classifySpanRole } from './span-role';
-import type { SpanRole } from './span-role';
 import { readUsage } from './usage';
+import { BOUNDS, checkNumber, readBoundedNumber, recordProblem } from './value-bounds';
+import type { ValueProblem } from './value-bounds';
 
-export interface SpanFacts {
-  role: SpanRole;
-  runId?: string;
-  step?: number;
-  /** LangGraph super-step: node spans with the same number form one step. */
-  frameworkStep?: number;
-  agent?: string;
-  variant?: string;
-  goal?: string;
-  /** Prompt-like input, the goal's fallback on a root span. */
-  input?: string;
-  serviceName?: string;
-  exitReason?: string;
-  exitDetail?: string;
-  finishReason?: string;
-  exceptionType?: string;
-  exceptionMessage?: string;
-  verified?: boolean;
-  verifiedUnits?: number;
-  escalation?: string;
-  maxSteps?: number;
-  maxUsd?: number;
-  wallClockMs?: number;
-  progressDirection?: ProgressDirection;
-  action?: string;
-  actionArgs?: string;
-  actionHash?: string;
-  stateHash?: string;
-  result?: string;
-  resultHash?: string;
-  toolCallIds?: string[];
-  progress?: number;
-  verdict?: Verdict;
-  verdictSource?: VerdictSource;
-  verdictFields?: Record<string, boolean>;
-  errorClass?: ErrorClass;
-  contextTokens?: number;
-  costUsd?: number;
-  inputTokens?: number;
-  outputTokens?: number;
-  cacheReadTokens?: number;
-  model?: string;
-}
+export type { SpanFacts };
 
 export interface FactsInput {
   name: string;
@@ -73,6 +23,8 @@ export interface FactsInput {
   statusCode: number;
   statusMessage: string;
   resource: Attributes;
+  /** Problems validation already found (times out of order). */
+  problems?: readonly ValueProblem[];
 }
 
 export function extractSpanFacts(span: FactsInput): SpanFacts {
@@ -82,23 +34,26 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   const set = <K extends keyof SpanFacts>(key: K, value: SpanFacts[K] | null | undefined) => {
     if (value !== null && value !== undefined) facts[key] = value;
   };
+  const problems: ValueProblem[] = [...(span.problems ?? [])];
+  const num = (bound: keyof typeof BOUNDS, ...keys: string[]) =>
+    readBoundedNumber(a, keys, BOUNDS[bound], problems);
 
   set('runId', readString(a, 'loop.run.id'));
-  set('step', readInteger(a, 'loop.step'));
-  set('frameworkStep', readLangGraphStep(a));
+  set('step', num('stepNumber', 'loop.step'));
+  set('frameworkStep', readLangGraphStep(a, problems));
   set('agent', readString(a, 'loop.agent', 'gen_ai.agent.name'));
   set('variant', readString(a, 'loop.variant'));
   set('goal', readString(a, 'loop.goal'));
   set('serviceName', readString(span.resource, 'service.name'));
   set('escalation', readString(a, 'loop.escalation'));
-  set('maxSteps', readNumber(a, 'loop.limits.max_steps'));
-  set('maxUsd', readNumber(a, 'loop.limits.max_usd'));
-  set('wallClockMs', readNumber(a, 'loop.limits.wall_clock_ms'));
+  set('maxSteps', num('limit', 'loop.limits.max_steps'));
+  set('maxUsd', num('limit', 'loop.limits.max_usd'));
+  set('wallClockMs', num('limit', 'loop.limits.wall_clock_ms'));
   const direction = readString(a, 'loop.progress.direction')?.trim().toLowerCase();
   set('progressDirection', direction === 'up' || direction === 'down' ? direction : null);
   const verified = readBoolean(a, 'loop.verified');
   set('verified', verified);
-  set('verifiedUnits', readNumber(a, 'loop.verified_units'));
+  set('verifiedUnits', num('units', 'loop.verified_units'));
   if (role === 'agent' || role === 'chain' || role === 'other') set('input', readInput(a));
 
   const exit = readExitFacts(span);
@@ -110,7 +65,7 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
 
   readAction(span, role, facts);
   set('stateHash', readString(a, 'loop.state.hash'));
-  set('progress', readNumber(a, 'loop.progress'));
+  set('progress', num('progress', 'loop.progress'));
   const verdict = readString(a, 'loop.verdict')?.trim().toLowerCase();
   if (isVerdict(verdict)) {
     facts.verdict = verdict;
@@ -122,28 +77,36 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
     'errorClass',
     readErrorClass(a, { code: span.statusCode, message: span.statusMessage }, exit.exceptionType),
   );
-  set('contextTokens', readInteger(a, 'loop.context_tokens'));
-  set('costUsd', readNumber(a, 'loop.cost_usd'));
+  set('contextTokens', num('tokens', 'loop.context_tokens'));
+  set('costUsd', num('usd', 'loop.cost_usd'));
 
-  const usage = readUsage(a);
+  const usage = readUsage(a, problems);
   set('inputTokens', usage.inputTokens);
   set('outputTokens', usage.outputTokens);
   set('cacheReadTokens', usage.cacheReadTokens);
   set('model', usage.model);
+  if (problems.length > 0) facts.problems = problems;
   return facts;
 }
 
-function readLangGraphStep(a: Attributes): number | null {
-  const direct = readInteger(
-    a,
+function readLangGraphStep(a: Attributes, problems: ValueProblem[]): number | null {
+  const keys = [
     'langgraph.step',
     'metadata.langgraph_step',
     'traceloop.association.properties.langgraph_step',
-  );
-  if (direct !== null) return direct;
-  const metadata = readStructured(a, 'metadata');
-  const step = getOwn(metadata, 'langgraph_step');
-  return typeof step === 'number' && Number.isInteger(step) ? step : null;
+  ];
+  const direct = readBoundedNumber(a, keys, BOUNDS.stepNumber, problems);
+  if (direct !== null || keys.some((k) => Object.hasOwn(a, k))) return direct;
+  const step = getOwn(readStructured(a, 'metadata'), 'langgraph_step');
+  if (step === undefined || step === null) return null;
+  const checked = typeof step === 'number' ? checkNumber(step, BOUNDS.stepNumber) : 'not a number';
+  if (typeof checked === 'number') return checked;
+  recordProblem(problems, {
+    key: 'metadata.langgraph_step',
+    value: JSON.stringify(step).slice(0, 80),
+    problem: checked,
+  });
+  return null;
 }
 
 function readInput(a: Attributes): string | null {

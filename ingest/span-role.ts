@@ -1,11 +1,9 @@
 // What a span is in the loop, by a priority-ordered list of small rules (first match wins):
 // explicit `loop.step`, then a framework's own loop-cycle span, then the GenAI and OpenInference
 // span kinds, then framework span names.
+import type { SpanRole } from '../trajectory/span-facts';
 import { readString } from './attributes';
 import type { Attributes } from './otlp/types';
-
-export const SPAN_ROLES = ['step', 'cycle', 'agent', 'tool', 'llm', 'chain', 'other'] as const;
-export type SpanRole = (typeof SPAN_ROLES)[number];
 
 interface RoleInput {
   name: string;

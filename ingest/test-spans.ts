@@ -1,7 +1,7 @@
 // Builders for spans as validation hands them on, for the normalisation tests.
 import { PriceTable } from '../trajectory/pricing';
-import { assembleRun } from './assemble-run';
-import type { AssembleOptions, AssembledRun } from './assemble-run';
+import { assembleRun } from '../derive/assemble-run';
+import type { AssembleOptions, AssembledRun } from '../derive/assemble-run';
 import type { AttributeValue, Attributes, OtlpEvent } from './otlp/types';
 import { extractSpanFacts } from './span-facts';
 import type { ValidSpan } from './validate';

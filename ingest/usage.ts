@@ -1,7 +1,9 @@
 // Tokens and model of one span. Frameworks may send two names for one count (the current and an
 // older convention): the first present wins, so each token is read once.
-import { readInteger, readString } from './attributes';
+import { readString } from './attributes';
 import type { Attributes } from './otlp/types';
+import { BOUNDS, readBoundedNumber } from './value-bounds';
+import type { ValueProblem } from './value-bounds';
 
 export interface Usage {
   inputTokens: number | null;
@@ -10,26 +12,24 @@ export interface Usage {
   model: string | null;
 }
 
-export function readUsage(a: Attributes): Usage {
+export function readUsage(a: Attributes, problems: ValueProblem[] = []): Usage {
+  const tokens = (...keys: string[]) => readBoundedNumber(a, keys, BOUNDS.tokens, problems);
   return {
-    inputTokens: readInteger(
-      a,
+    inputTokens: tokens(
       'gen_ai.usage.input_tokens',
       'gen_ai.usage.prompt_tokens',
       'llm.token_count.prompt',
       'ai.usage.inputTokens',
       'ai.usage.promptTokens',
     ),
-    outputTokens: readInteger(
-      a,
+    outputTokens: tokens(
       'gen_ai.usage.output_tokens',
       'gen_ai.usage.completion_tokens',
       'llm.token_count.completion',
       'ai.usage.outputTokens',
       'ai.usage.completionTokens',
     ),
-    cacheReadTokens: readInteger(
-      a,
+    cacheReadTokens: tokens(
       'gen_ai.usage.cache_read.input_tokens',
       'gen_ai.usage.cache_read_input_tokens',
       'llm.token_count.prompt_details.cache_read',

@@ -6,12 +6,15 @@ import type {
   OtlpSpan,
   SpanOrigin,
 } from './otlp/types';
+import type { ValueProblem } from './value-bounds';
 
 export type ValidSpan = Omit<OtlpSpan, 'parentSpanId' | 'endMs'> & {
   /** null for a root span (the parent id was empty or all zeros). */
   parentSpanId: string | null;
   /** null while the span has not ended (end time absent). */
   endMs: number | null;
+  /** Times that could not be used as sent (an end before the start). */
+  problems?: ValueProblem[];
 };
 
 export interface ValidationResult {
@@ -117,26 +120,39 @@ function sanitizeSpan(span: OtlpSpan, resource: Attributes): ValidSpan {
     attributes[DROPPED_EVENTS_KEY] = events.length - LIMITS.eventsPerSpan;
     events = [...events.slice(0, half), ...events.slice(events.length - half)];
   }
+  const problems: ValueProblem[] = [];
+  let endMs = span.endMs === 0 || !Number.isFinite(span.endMs) ? null : span.endMs;
+  if (endMs !== null && endMs < span.startMs) {
+    // A negative duration would make every sum of durations wrong without saying so.
+    problems.push({
+      key: 'endTimeUnixNano',
+      value: `${Math.round((span.startMs - endMs) * 1e3) / 1e3} ms before the start`,
+      problem: 'ends before it starts: stored as ending at its start',
+    });
+    endMs = span.startMs;
+  }
   return {
     ...span,
     parentSpanId: parent === '' || ALL_ZERO.test(parent) ? null : parent,
     name: cleanText(span.name, LIMITS.nameBytes),
-    endMs: span.endMs === 0 || !Number.isFinite(span.endMs) ? null : span.endMs,
+    endMs,
+    ...(problems.length > 0 ? { problems } : {}),
     // Enum values the protocol does not define are stored as unspecified (0), not refused.
     kind: span.kind >= 0 && span.kind <= 5 ? span.kind : 0,
     statusCode: span.statusCode >= 0 && span.statusCode <= 2 ? span.statusCode : 0,
     attributes,
-    events: events.map(sanitizeEvent),
+    events: events.map((e) => sanitizeEvent(e, span.startMs)),
     statusMessage: cleanText(span.statusMessage, LIMITS.valueBytes),
     resource,
     scopeName: cleanText(span.scopeName, LIMITS.nameBytes),
   };
 }
 
-function sanitizeEvent(event: OtlpEvent): OtlpEvent {
+function sanitizeEvent(event: OtlpEvent, spanStartMs: number): OtlpEvent {
   return {
     name: cleanText(event.name, LIMITS.nameBytes),
-    timeMs: event.timeMs,
+    // An event without a usable time sits at its span's start rather than at 1970.
+    timeMs: event.timeMs > 0 && Number.isFinite(event.timeMs) ? event.timeMs : spanStartMs,
     attributes: sanitizeAttributes(event.attributes, LIMITS.attributesPerSpan),
   };
 }

@@ -2,6 +2,7 @@
 // exactly as documented. Read models return these; pages and components render them.
 import type { BudgetKind, ExitCategory, VerificationState } from '../trajectory/exit-categories';
 import type { RunFlags } from '../trajectory/derive-run';
+import type { RunValueProblem } from '../trajectory/span-facts';
 import type { Signal, Verdict } from '../trajectory/step';
 
 export type RunFlagsJson = RunFlags;
@@ -41,6 +42,8 @@ export interface RunDetail extends RunSummary {
   progressDirection: 'down' | 'up';
   /** From the run's first span to the latest end of any of its spans, as stored. */
   elapsedMs: number;
+  /** Values the spans sent that could not be used as sent: how many, and the first few. */
+  valueProblems: { count: number; first: RunValueProblem[] };
 }
 
 export interface StepJson {
@@ -121,4 +124,13 @@ export interface StepSpanDetail {
     events: { name: string; timeMs: number; attributes: AttributePairs }[];
     resource: AttributePairs;
   } | null;
+}
+
+/** A run that could not be derived: kept, shown with its error, tried again later. */
+export interface DeriveFailureRecord {
+  runId: string;
+  error: string;
+  attempts: number;
+  firstFailedAt: string;
+  retryAt: string;
 }

@@ -5,11 +5,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/client';
 import type { DatabaseHandle } from '../db/client';
-import { isDatabaseUnavailable } from '../db/errors';
+import { describeError, isDatabaseUnavailable } from '../db/errors';
 import { migrateDatabase } from '../db/migrate';
 import { countApiKeys, createApiKey, ensureApiKey, ensureProject } from '../db/projects';
+import { retryQuarantinedRuns } from '../db/write/derive-failures';
 import { syncPrices } from '../db/write/sync-prices';
-import { endIdleRuns } from '../ingest/end-idle-runs';
+import { endIdleRuns } from '../derive/end-idle-runs';
+import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
 import { readLoopSettings, readPriceFile } from '../lib/settings';
 import { PriceTable } from '../trajectory/pricing';
 import type { ServerConfig } from './config';
@@ -49,6 +51,10 @@ export async function connectDatabase(
       await migrateDatabase(handle);
       await syncPrices(handle.db, readPriceFile(config.pricesFile));
       await bootstrapKeys(handle, config, runtime.log, onFirstKey);
+      // A new version may read and derive what an old one could not: every quarantined run's
+      // spans are read again and the run is tried again.
+      await refreshQuarantinedFacts(handle.db);
+      await retryQuarantinedRuns(handle.db);
       if (handle.kind === 'pglite') runtime.adminToken = writeAdminToken(config.dataDir);
       runtime.handle = handle;
       runtime.lastError = null;
@@ -99,7 +105,7 @@ export function startIdleSweeper(runtime: Runtime, everyMs = 60_000): NodeJS.Tim
       .then((ended) => {
         if (ended > 0) runtime.log(`Ended ${ended} idle run(s) as unknown`);
       })
-      .catch((error: unknown) => runtime.log(`Idle sweep failed: ${(error as Error).message}`));
+      .catch((error: unknown) => runtime.log(`Idle sweep failed: ${describeError(error)}`));
   }, everyMs);
   timer.unref();
   return timer;

@@ -1,10 +1,12 @@
 // The process-wide state the route handlers share with the server that booted them. It lives on
 // globalThis because Next bundles route code separately from the server's own modules.
 import type { Database, DatabaseHandle } from '../db/client';
+import { describeError } from '../db/errors';
 import { projectForKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
-import { Deriver, settleRuns } from '../ingest/derive-queue';
-import type { DeriveContext } from '../ingest/derive-runs';
+import { Deriver } from '../derive/deriver';
+import { settleRuns } from '../derive/settle-runs';
+import type { DeriveContext } from '../derive/derive-runs';
 import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
 import { AppError } from '../lib/app-error';
 import type { LoopSettings } from '../lib/settings';
@@ -47,7 +49,14 @@ export function createAdmission(config: ServerConfig): Admission {
 }
 
 export function deriveContext(runtime: Runtime): DeriveContext {
-  return { prices: runtime.prices, settings: runtime.settings };
+  return {
+    prices: runtime.prices,
+    settings: runtime.settings,
+    onFailure: ({ projectId, runId, error }) =>
+      runtime.log(
+        `run ${JSON.stringify(runId)} of project ${projectId} could not be derived and is quarantined: ${error}`,
+      ),
+  };
 }
 
 /** The deriver of this process, reading the runtime's current database and settings. */
@@ -58,7 +67,7 @@ export function createDeriver(runtime: () => Runtime): Deriver {
       return r.status === 'ready' && r.handle ? r.handle.db : null;
     },
     () => deriveContext(runtime()),
-    (error) => runtime().log(`deriving runs failed: ${(error as Error).message}`),
+    (error) => runtime().log(`deriving runs failed: ${describeError(error)}`),
   );
 }
 
@@ -87,7 +96,10 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
     database: requireDatabase,
     authenticate: (key) => projectForKey(requireDatabase(), key),
     afterCommit: () => runtime.deriver.kick(),
-    backlogged: () => runtime.deriver.backlog > runtime.config.deriveBacklog,
+    // A project's own backlog holds back only its own ingest; the whole server's, everyone's.
+    backlogged: (projectId) =>
+      runtime.deriver.backlogOf(projectId) > runtime.config.deriveBacklog ||
+      runtime.deriver.backlog > 4 * runtime.config.deriveBacklog,
     admission: runtime.admission,
     maxBodyBytes: runtime.config.maxBodyBytes,
     log: runtime.log,

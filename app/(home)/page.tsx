@@ -3,6 +3,7 @@ import { headers } from 'next/headers';
 import { loadSampleRunsIntoProject } from '@/samples/load-into-project';
 import { categoriesOverTime, bucketFor } from '@/db/read/categories-over-time';
 import { countFragments } from '@/db/read/count-fragments';
+import { listDeriveFailures } from '@/db/read/derive-failures';
 import { exitReasonGroups } from '@/db/read/exit-reason-groups';
 import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
@@ -17,6 +18,7 @@ import { FilterSelect } from '@/components/runs/filter-select';
 import { Pager } from '@/components/runs/pager';
 import { RunsTable } from '@/components/runs/runs-table';
 import { FragmentCallout } from '@/components/runs/fragment-callout';
+import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { UnknownCallout } from '@/components/runs/unknown-callout';
 import { WindowPicker } from '@/components/runs/window-picker';
 import { hrefWith } from '@/components/url/href';
@@ -72,11 +74,12 @@ export default async function HomePage({
 
   const scope = { projectId: project.id, window, agent: params.agent, variant: params.variant };
   const bucket = bucketFor(window);
-  const [groups, buckets, facets, fragments] = await Promise.all([
+  const [groups, buckets, facets, fragments, quarantined] = await Promise.all([
     exitReasonGroups(db, scope),
     categoriesOverTime(db, { ...scope, bucket }),
     runFacets(db, scope),
     countFragments(db, scope),
+    listDeriveFailures(db, { projectId: project.id }),
   ]);
   const page = await listRuns(db, { ...params, ...scope }).catch((error: unknown) => {
     // A cursor from another sort, or edited by hand: say so instead of failing the page.
@@ -117,6 +120,17 @@ export default async function HomePage({
         groups={groups}
         selected={params.exitCategory}
         hrefFor={(c) => link({ exitCategory: c })}
+      />
+      <QuarantineCallout
+        total={quarantined.total}
+        runs={quarantined.runs}
+        runHref={(runId) =>
+          hrefWith(
+            `/runs/${encodeURIComponent(runId)}`,
+            params.project ? { project: params.project } : {},
+            {},
+          )
+        }
       />
       <UnknownCallout
         runs={unknown}

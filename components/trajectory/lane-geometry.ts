@@ -178,8 +178,9 @@ function progressLine(
   const known = samples.filter((s) => s.progress !== null && Number.isFinite(s.progress));
   if (known.length === 0) return { progressPath: null, progressRange: null };
   const values = known.map((s) => s.progress as number);
-  const min = Math.min(...values);
-  const max = Math.max(...values);
+  // A loop, not Math.min(...values): a run of many thousand steps would overflow the stack.
+  const min = values.reduce((a, b) => (b < a ? b : a));
+  const max = values.reduce((a, b) => (b > a ? b : a));
   const { y: top, h } = ROWS.progress;
   // Better is up on screen whichever way the metric improves.
   const y = (v: number) => {

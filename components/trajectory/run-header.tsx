@@ -5,6 +5,7 @@ import { formatCount, formatDateTime, formatDuration, formatUsd, prettyJson } fr
 import { colorVar, ExitBadge, UNKNOWN_EXIT_NOTE } from '../runs/exit-badge';
 import { SignalBadges, VerificationMark } from '../runs/signal-badges';
 import { LimitMeter } from './limit-meter';
+import { ValueProblems } from './value-problems';
 import styles from './run-header.module.css';
 
 /** Goal, who ran it, why it stopped, whether that was checked, and limits against use. */
@@ -40,6 +41,7 @@ export function RunHeader({ run, backHref }: { run: RunDetail; backHref: string 
           price table to count its tokens.
         </p>
       ) : null}
+      <ValueProblems problems={run.valueProblems} />
       <div className={styles.grid}>
         <section className={styles.card} style={colorVar(run.exitCategory)} aria-label="Exit">
           <h2 className={styles.cardTitle}>Why it stopped</h2>

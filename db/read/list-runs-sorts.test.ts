@@ -9,6 +9,7 @@ import { ensureProject } from '../projects';
 import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
 import { saveRuns } from '../write/save-runs';
 import type { RunRow } from '../write/save-runs';
+import { testRunRow } from '../write/test-run-row';
 import { listRuns } from './list-runs';
 
 const BASE = Date.parse('2026-11-20T00:00:00Z');
@@ -17,51 +18,15 @@ function runRow(k: number): RunRow {
   const started = BASE + (k % 7) * 3_600_000 + k;
   // Few distinct values, so most pages end inside a tie; some runs still going (no duration).
   const duration = k % 5 === 0 ? null : (k % 4) * 1000;
-  return {
-    id: `run-${String(k).padStart(3, '0')}`,
+  return testRunRow(`run-${String(k).padStart(3, '0')}`, started, {
     trace_ids: [`t${k}`],
-    root_span_id: null,
-    agent: 'coder',
-    variant: null,
-    goal: null,
-    exit_reason: null,
-    exit_reason_source: null,
-    exit_detail: null,
     exit_category: duration === null ? 'running' : 'goal_satisfied',
-    exit_kind: null,
-    verification: 'unverified',
-    verified_units: 0,
-    escalation: null,
-    max_steps: null,
-    max_usd: null,
-    wall_clock_ms: null,
-    progress_direction: 'down',
-    started_at_ms: started,
     ended_at_ms: duration === null ? null : started + duration,
     duration_ms: duration,
-    last_span_end_ms: started,
     step_count: k % 3,
-    span_count: 1,
     cost_usd: [0, 0.1, 1 / 3][k % 3]!,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    model: null,
-    unpriced_models: [],
-    repeat_step: null,
-    repeat_of: null,
-    revisit_step: null,
-    revisit_of: null,
-    revisit_cycle: null,
-    stall_step: null,
-    tool_circuit_step: null,
-    tool_circuit_tool: null,
-    fabricated_success: false,
-    unexplained_stop: false,
-    fragment: false,
     wasted_usd: (k % 4) * 0.05,
-    first_signal_step: null,
-  };
+  });
 }
 
 const value = (run: RunSummary, sort: RunSort): number =>

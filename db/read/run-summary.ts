@@ -58,6 +58,7 @@ export function toRunDetail(row: RunRecord): RunDetail {
     firstSignalStep: row.firstSignalStep,
     progressDirection: row.progressDirection === 'up' ? 'up' : 'down',
     elapsedMs: Math.max(0, row.lastSpanEndMs - new Date(row.startedAt).getTime()),
+    valueProblems: { count: row.valueProblemCount, first: row.valueProblems },
   };
 }
 

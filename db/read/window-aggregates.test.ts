@@ -12,6 +12,7 @@ import { queryRows } from '../sql';
 import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
 import { saveRuns } from '../write/save-runs';
 import type { RunRow } from '../write/save-runs';
+import { testRunRow } from '../write/test-run-row';
 import { bucketFor, categoriesOverTime } from './categories-over-time';
 import { exitReasonGroups } from './exit-reason-groups';
 import { runFacets } from './run-facets';
@@ -42,51 +43,12 @@ function runs(): RunRow[] {
   return Array.from({ length: 400 }, (_, k) => {
     const raw = BASE + Math.floor(r() * SPAN);
     const started = k % 4 === 0 ? Math.floor(raw / HOUR) * HOUR : k % 25 === 0 ? BASE + DAY : raw;
-    return {
-      id: `run-${k}`,
-      trace_ids: [`run-${k}`],
-      root_span_id: null,
+    return testRunRow(`run-${k}`, started, {
       agent: pick(AGENTS),
       variant: pick(VARIANTS),
-      goal: null,
-      exit_reason: null,
-      exit_reason_source: null,
-      exit_detail: null,
       exit_category: pick(CATEGORIES),
-      exit_kind: null,
-      verification: 'unverified',
-      verified_units: 0,
-      escalation: null,
-      max_steps: null,
-      max_usd: null,
-      wall_clock_ms: null,
-      progress_direction: 'down',
-      started_at_ms: started,
-      ended_at_ms: null,
-      duration_ms: null,
-      last_span_end_ms: started,
-      step_count: 1,
-      span_count: 1,
       cost_usd: pick(COSTS),
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_read_tokens: 0,
-      model: null,
-      unpriced_models: [],
-      repeat_step: null,
-      repeat_of: null,
-      revisit_step: null,
-      revisit_of: null,
-      revisit_cycle: null,
-      stall_step: null,
-      tool_circuit_step: null,
-      tool_circuit_tool: null,
-      fabricated_success: false,
-      unexplained_stop: false,
-      fragment: false,
-      wasted_usd: 0,
-      first_signal_step: null,
-    };
+    });
   });
 }
 

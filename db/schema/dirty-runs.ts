@@ -9,6 +9,11 @@ export const dirtyRuns = pgTable(
     projectId: uuid('project_id').notNull(),
     runId: text('run_id').notNull(),
     markedAt: timestamp('marked_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A run that failed to derive waits until then (backoff) and counts in no backlog meanwhile;
+     * null: derive as soon as possible.
+     */
+    notBefore: timestamp('not_before', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.runId] }),

@@ -1,4 +1,5 @@
 export { apiKeys } from './api-keys';
+export { deriveFailures } from './derive-failures';
 export { dirtyRuns } from './dirty-runs';
 export { prices } from './prices';
 export { projects } from './projects';

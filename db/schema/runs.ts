@@ -5,6 +5,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -13,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { EXIT_CATEGORIES, VERIFICATION_STATES } from '../../trajectory/exit-categories';
+import type { RunValueProblem } from '../../trajectory/span-facts';
 
 export const exitCategoryEnum = pgEnum('exit_category', EXIT_CATEGORIES);
 export const verificationEnum = pgEnum('verification', VERIFICATION_STATES);
@@ -73,6 +75,15 @@ export const runs = pgTable(
      */
     fragment: boolean('fragment').notNull().default(false),
     wastedUsd: doublePrecision('wasted_usd').notNull(),
+    /**
+     * Values the run's spans sent that could not be used as sent (out of range, not numbers, an
+     * end before a start): how many, and the first few with the span they came in.
+     */
+    valueProblemCount: integer('value_problem_count').notNull().default(0),
+    valueProblems: jsonb('value_problems')
+      .$type<RunValueProblem[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     firstSignalStep: integer('first_signal_step'),
     /** When a span of this run last arrived: a running run idle past the timeout ends `unknown`. */
     lastReceivedAt: timestamp('last_received_at', { withTimezone: true }).notNull(),

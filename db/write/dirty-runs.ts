@@ -9,6 +9,7 @@ export async function markRunsDirty(
   runIds: readonly string[],
 ): Promise<void> {
   if (runIds.length === 0) return;
+  // A quarantined run keeps its backoff: new spans do not make it fail again at once.
   await tx.execute(sql`
     insert into dirty_runs (project_id, run_id)
     select ${projectId}::uuid, unnest(${asPgArray([...runIds].sort())}::text[])
@@ -20,15 +21,17 @@ export interface DirtyRun {
   runId: string;
 }
 
+const READY = sql.raw(`(not_before is null or not_before <= now())`);
+
 /**
- * Takes marked runs off the queue for this transaction to derive: the oldest `limit`, skipping
- * those another deriver holds. If the transaction fails, the marks come back.
+ * Takes marked runs off the queue for this transaction to derive: the oldest `limit` that are
+ * due, skipping those another deriver holds. If the transaction fails, the marks come back.
  */
 export async function claimDirtyRuns(tx: Executor, limit: number): Promise<DirtyRun[]> {
   const rows = await queryRows(
     tx,
     sql`delete from dirty_runs d using (
-          select project_id, run_id from dirty_runs order by marked_at
+          select project_id, run_id from dirty_runs where ${READY} order by marked_at
           limit ${limit} for update skip locked) c
         where d.project_id = c.project_id and d.run_id = c.run_id
         returning d.project_id, d.run_id`,
@@ -37,7 +40,7 @@ export async function claimDirtyRuns(tx: Executor, limit: number): Promise<Dirty
 }
 
 /**
- * Takes a project's marked runs (or just the given ones) off the queue, waiting for a deriver
+ * Takes a project's due marks (or just the given run's) off the queue, waiting for a deriver
  * that holds any of them, so that a read after this sees every span committed before it.
  */
 export async function claimProjectRuns(
@@ -50,7 +53,7 @@ export async function claimProjectRuns(
     tx,
     sql`delete from dirty_runs d using (
           select project_id, run_id from dirty_runs
-          where project_id = ${projectId}::uuid ${only}
+          where project_id = ${projectId}::uuid ${only} and ${READY}
           order by marked_at limit ${options.limit} for update) c
         where d.project_id = c.project_id and d.run_id = c.run_id
         returning d.run_id`,
@@ -58,8 +61,11 @@ export async function claimProjectRuns(
   return rows.map((r) => String(r.run_id));
 }
 
-/** How many runs wait to be derived, across projects. */
-export async function countDirtyRuns(db: Executor): Promise<number> {
-  const [row] = await queryRows(db, sql`select count(*)::int as n from dirty_runs`);
-  return Number(row?.n ?? 0);
+/** How many due runs wait to be derived, per project (quarantined runs waiting out their backoff count nowhere). */
+export async function countDirtyRuns(db: Executor): Promise<Map<string, number>> {
+  const rows = await queryRows(
+    db,
+    sql`select project_id, count(*)::int as n from dirty_runs where ${READY} group by project_id`,
+  );
+  return new Map(rows.map((r) => [String(r.project_id), Number(r.n)]));
 }

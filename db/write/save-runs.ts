@@ -1,8 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
 import { asJsonParam, asPgArray } from '../sql';
+import type { RunValueProblem } from '../../trajectory/span-facts';
 import { applyRunRollupDelta, runContributions } from './run-rollups';
 import { applyRollupDelta, rollupContributions } from './weekly-rollups';
+
+const STEP_CHUNK = 5000;
 
 /** A run's summary columns, as ingest derived them. */
 export interface RunRow {
@@ -49,6 +52,8 @@ export interface RunRow {
   fragment: boolean;
   wasted_usd: number;
   first_signal_step: number | null;
+  value_problem_count: number;
+  value_problems: RunValueProblem[];
 }
 
 export interface StepRow {
@@ -105,7 +110,10 @@ export async function saveRuns(
       and id = any(${asPgArray(emptyRunIds)}::text[])`);
   }
   if (runs.length > 0) await upsertRuns(tx, projectId, runs);
-  if (steps.length > 0) await insertSteps(tx, projectId, steps);
+  // A run of many thousand steps would make one parameter of hundreds of megabytes.
+  for (let k = 0; k < steps.length; k += STEP_CHUNK) {
+    await insertSteps(tx, projectId, steps.slice(k, k + STEP_CHUNK));
+  }
   await applyRollupDelta(tx, projectId, touched, before);
   await applyRunRollupDelta(tx, projectId, touched, runsBefore);
 }
@@ -118,7 +126,8 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       duration_ms, last_span_end_ms, step_count, span_count, cost_usd, input_tokens, output_tokens,
       cache_read_tokens, model, unpriced_models, repeat_step, repeat_of, revisit_step, revisit_of,
       revisit_cycle, stall_step, tool_circuit_step, tool_circuit_tool, fabricated_success,
-      unexplained_stop, fragment, wasted_usd, first_signal_step, last_received_at, updated_at)
+      unexplained_stop, fragment, wasted_usd, first_signal_step, value_problem_count,
+      value_problems, last_received_at, updated_at)
     select ${projectId}::uuid, x.id, array(select jsonb_array_elements_text(x.trace_ids)),
       x.root_span_id, x.agent, x.variant, x.goal, x.exit_reason, x.exit_reason_source, x.exit_detail,
       x.exit_category::exit_category, x.exit_kind, x.verification::verification, x.verified_units,
@@ -128,7 +137,7 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       x.cache_read_tokens, x.model, array(select jsonb_array_elements_text(x.unpriced_models)),
       x.repeat_step, x.repeat_of, x.revisit_step, x.revisit_of, x.revisit_cycle, x.stall_step,
       x.tool_circuit_step, x.tool_circuit_tool, x.fabricated_success, x.unexplained_stop, x.fragment,
-      x.wasted_usd, x.first_signal_step, now(), now()
+      x.wasted_usd, x.first_signal_step, x.value_problem_count, x.value_problems, now(), now()
     from jsonb_to_recordset(${asJsonParam(runs)}::jsonb) as x(id text, trace_ids jsonb,
       root_span_id text, agent text, variant text, goal text, exit_reason text,
       exit_reason_source text, exit_detail text, exit_category text, exit_kind text,
@@ -139,7 +148,7 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       unpriced_models jsonb, repeat_step int, repeat_of int, revisit_step int, revisit_of int,
       revisit_cycle int, stall_step int, tool_circuit_step int, tool_circuit_tool text,
       fabricated_success boolean, unexplained_stop boolean, fragment boolean, wasted_usd float8,
-      first_signal_step int)
+      first_signal_step int, value_problem_count int, value_problems jsonb)
     on conflict (project_id, id) do update set
       trace_ids = excluded.trace_ids, root_span_id = excluded.root_span_id, agent = excluded.agent,
       variant = excluded.variant, goal = excluded.goal, exit_reason = excluded.exit_reason,
@@ -163,6 +172,8 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       unexplained_stop = excluded.unexplained_stop, fragment = excluded.fragment,
       wasted_usd = excluded.wasted_usd,
       first_signal_step = excluded.first_signal_step,
+      value_problem_count = excluded.value_problem_count,
+      value_problems = excluded.value_problems,
       last_received_at = excluded.last_received_at, updated_at = excluded.updated_at
   `);
 }

@@ -52,6 +52,8 @@ export function testRunRow(
     fragment: false,
     wasted_usd: 0,
     first_signal_step: null,
+    value_problem_count: 0,
+    value_problems: [],
     ...overrides,
   };
 }

@@ -11,7 +11,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { loopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
 import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';
-import { settleRuns } from '../../ingest/derive-queue';
+import { settleRuns } from '../../derive/settle-runs';
 import type { Runtime } from '../../server/runtime';
 import { PriceTable } from '../../trajectory/pricing';
 import type { ModelPrice } from '../../trajectory/pricing';

@@ -130,6 +130,7 @@ export function nanosField(obj: JsonObject, camel: string, snake: string): numbe
     return Number(value.slice(0, -6)) + Number(value.slice(-6)) / 1e6;
   }
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
+    if (value >= 2 ** 64) throw new ShapeError(camel, `${value} is outside the uint64 range`);
     return Math.floor(value / 1e6) + (value % 1e6) / 1e6;
   }
   return expect(camel, 'unsigned nanoseconds (a decimal string or an integer)', value);

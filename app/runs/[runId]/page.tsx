@@ -1,4 +1,7 @@
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { listDeriveFailures } from '@/db/read/derive-failures';
+import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { getRun } from '@/db/read/get-run';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
 import { requireDatabase } from '@/server/runtime';
@@ -23,14 +26,30 @@ export default async function RunPage({
   const db = requireDatabase();
   const { current } = await chooseProject(db, query.project);
   if (!current) notFound();
-  const run = await getRun(db, { projectId: current.id, runId });
-  if (!run) notFound();
+  const [run, failure] = await Promise.all([
+    getRun(db, { projectId: current.id, runId }),
+    listDeriveFailures(db, { projectId: current.id, runId, limit: 1 }),
+  ]);
+  const backHref = query.project ? `/?project=${encodeURIComponent(query.project)}` : '/';
+  const quarantine = <QuarantineCallout total={failure.total} runs={failure.runs} />;
+  if (!run) {
+    if (failure.total === 0) notFound();
+    return (
+      <main id="main" className="page">
+        <h1>Run {runId}</h1>
+        {quarantine}
+        <p>
+          <Link href={backHref}>← Runs</Link>
+        </p>
+      </main>
+    );
+  }
   const wire = buildTrajectory(await trajectorySteps(db, { projectId: current.id, runId }));
   const initial = query.step === undefined ? null : wire.index.indexOf(query.step) + 1 || null;
-  const backHref = query.project ? `/?project=${encodeURIComponent(query.project)}` : '/';
   return (
     <main id="main" className="page">
       <RunHeader run={run} backHref={backHref} />
+      {quarantine}
       <TrajectoryClient
         runId={run.id}
         project={query.project}

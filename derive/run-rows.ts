@@ -56,6 +56,8 @@ export function toRunRow(
     fragment: run.fragment,
     wasted_usd: derived.wastedUsd,
     first_signal_step: firstSignal?.index ?? null,
+    value_problem_count: run.valueProblems.count,
+    value_problems: run.valueProblems.first,
   };
 }
 

@@ -1,7 +1,7 @@
 // The spans of one run as a forest, and spend rolled up through it. Spans may arrive without
 // their parents; such a span is top-level until its parent comes.
 import type { PriceTable } from '../trajectory/pricing';
-import type { SpanFacts } from './span-facts';
+import type { SpanFacts } from '../trajectory/span-facts';
 
 export interface StoredSpan {
   traceId: string;
@@ -24,12 +24,18 @@ export interface Spend {
 
 export const NO_SPEND: Spend = { costUsd: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0 };
 
+/** a + b for counts that must stay exact integers: saturates instead of losing precision. */
+function addCounts(a: number, b: number): number {
+  const sum = a + b;
+  return sum > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : sum;
+}
+
 export function addSpend(a: Spend, b: Spend): Spend {
   return {
     costUsd: a.costUsd + b.costUsd,
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+    inputTokens: addCounts(a.inputTokens, b.inputTokens),
+    outputTokens: addCounts(a.outputTokens, b.outputTokens),
+    cacheReadTokens: addCounts(a.cacheReadTokens, b.cacheReadTokens),
   };
 }
 
@@ -83,14 +89,39 @@ export class SpanTree {
   /** Every span below `span`, in start order. */
   descendants(span: StoredSpan): StoredSpan[] {
     const found: StoredSpan[] = [];
+    const seen = new Set<string>([key(span)]);
     const stack = [...this.children(span)];
     while (stack.length > 0) {
       const next = stack.pop();
       if (!next) break;
+      // Parent ids can form a cycle: each span is visited once.
+      if (seen.has(key(next))) continue;
+      seen.add(key(next));
       found.push(next);
-      stack.push(...this.children(next));
+      for (const child of this.children(next)) stack.push(child);
     }
     return found.sort((a, b) => a.startMs - b.startMs);
+  }
+
+  /**
+   * The keys of the spans that have an ancestor in `set`, in one walk down from the top-level
+   * spans (linear however deep the tree is). Spans whose parent ids form a cycle are unreachable
+   * from the top and count as inside nothing.
+   */
+  insideAny(set: ReadonlySet<string>): Set<string> {
+    const inside = new Set<string>();
+    const stack: { span: StoredSpan; under: boolean }[] = this.topLevel.map((span) => ({
+      span,
+      under: false,
+    }));
+    while (stack.length > 0) {
+      const top = stack.pop();
+      if (!top) break;
+      if (top.under) inside.add(key(top.span));
+      const under = top.under || set.has(key(top.span));
+      for (const child of this.children(top.span)) stack.push({ span: child, under });
+    }
+    return inside;
   }
 
   /**

@@ -4,7 +4,7 @@ import type { RunInput } from '../trajectory/derive-run';
 import type { ExitReasonSource } from '../trajectory/exit-reason';
 import type { PriceTable } from '../trajectory/pricing';
 import type { StepInput } from '../trajectory/step';
-import type { SpanFacts } from './span-facts';
+import type { RunValueProblem, SpanFacts } from '../trajectory/span-facts';
 import { addSpend, NO_SPEND, SpanTree } from './span-tree';
 import type { Spend, StoredSpan } from './span-tree';
 import { assembleSteps } from './assemble-steps';
@@ -41,6 +41,8 @@ export interface AssembledRun {
   spanCount: number;
   /** One LLM or tool call alone in its trace, with nothing of a run about it. */
   fragment: boolean;
+  /** Values the spans sent that could not be used as sent: how many, and the first few. */
+  valueProblems: { count: number; first: RunValueProblem[] };
 }
 
 export interface AssembleOptions {
@@ -98,7 +100,23 @@ export function assembleRun(
     unpricedModels: [...tree.unpricedModels].sort(),
     spanCount: tree.spans.length,
     fragment: isFragment(tree, steps.length),
+    valueProblems: collectProblems(tree.spans),
   };
+}
+
+const RUN_PROBLEMS = 20;
+
+function collectProblems(spans: readonly StoredSpan[]): AssembledRun['valueProblems'] {
+  const first: RunValueProblem[] = [];
+  let count = 0;
+  for (const span of spans) {
+    for (const problem of span.facts.problems ?? []) {
+      count++;
+      if (first.length < RUN_PROBLEMS)
+        first.push({ ...problem, spanId: span.spanId, spanName: span.name });
+    }
+  }
+  return { count, first };
 }
 
 const RUN_FACTS = ['runId', 'agent', 'variant', 'goal', 'exitReason', 'verified', 'step'] as const;

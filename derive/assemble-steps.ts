@@ -2,7 +2,7 @@
 // spans with `loop.step`; else a framework's loop-cycle spans; else each tool call. A candidate
 // inside another is part of it, and candidates with the same step number are one step.
 import type { AssembledStep } from './assemble-run';
-import type { SpanFacts } from './span-facts';
+import type { SpanFacts } from '../trajectory/span-facts';
 import { addSpend, key, NO_SPEND } from './span-tree';
 import type { SpanTree, StoredSpan } from './span-tree';
 
@@ -30,8 +30,8 @@ export function assembleSteps(tree: SpanTree): AssembledStep[] {
   const tier = TIERS.find((test) => tree.spans.some(test));
   if (!tier) return [];
   const candidates = tree.spans.filter(tier);
-  const isCandidate = new Set(candidates.map(key));
-  const outermost = candidates.filter((span) => !hasAncestorIn(tree, span, isCandidate));
+  const insideCandidate = tree.insideAny(new Set(candidates.map(key)));
+  const outermost = candidates.filter((span) => !insideCandidate.has(key(span)));
 
   const groups = groupByNumber(outermost);
   const numbered = groups.every((g) => g.number !== null);
@@ -42,16 +42,6 @@ export function assembleSteps(tree: SpanTree): AssembledStep[] {
   );
   attachSiblingToolCalls(tree, steps, groups);
   return steps;
-}
-
-function hasAncestorIn(tree: SpanTree, span: StoredSpan, set: ReadonlySet<string>): boolean {
-  const seen = new Set<string>();
-  for (let p = tree.parentOf(span); p; p = tree.parentOf(p)) {
-    if (seen.has(key(p))) return false; // a cycle of parent ids
-    seen.add(key(p));
-    if (set.has(key(p))) return true;
-  }
-  return false;
 }
 
 interface Group {
@@ -158,9 +148,10 @@ function attachSiblingToolCalls(
       for (const id of span.facts.toolCallIds ?? []) stepByCallId.set(id, k);
   });
   if (stepByCallId.size === 0) return;
+  const insideStep = tree.insideAny(stepSpans);
   for (const span of tree.spans) {
     if (span.facts.role !== 'tool' || stepSpans.has(key(span))) continue;
-    if (hasAncestorIn(tree, span, stepSpans)) continue; // already part of its step
+    if (insideStep.has(key(span))) continue; // already part of its step
     const k = (span.facts.toolCallIds ?? [])
       .map((id) => stepByCallId.get(id))
       .find((v) => v !== undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assemble, event, span } from './test-spans';
+import { assemble, event, span } from '../ingest/test-spans';
 
 const chat = (
   id: number,

@@ -6,10 +6,10 @@ import { queryRows } from '../db/sql';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '../db/test-database';
 import { loopSettings } from '../lib/settings';
 import { deriveRuns } from './derive-runs';
-import { deriveMarkedRuns } from './derive-queue';
+import { deriveMarkedRuns } from './derive-marked-runs';
 import { endIdleRuns } from './end-idle-runs';
-import { ingestSpans } from './ingest-spans';
-import { span, TEST_PRICE_TABLE, TRACE } from './test-spans';
+import { ingestSpans } from '../ingest/ingest-spans';
+import { span, TEST_PRICE_TABLE, TRACE } from '../ingest/test-spans';
 
 describe.each(TEST_DATABASE_KINDS)('idle runs on %s', (kind) => {
   let handle: DatabaseHandle;
