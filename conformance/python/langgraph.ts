@@ -67,7 +67,7 @@ export function langgraphSpans(run: LangGraphRun): SpanSpec[] {
             name: 'exception',
             atMs: endMs - 1,
             attributes: {
-              'exception.type': 'GraphRecursionError',
+              'exception.type': 'langgraph.errors.GraphRecursionError',
               'exception.message': recursionMessage,
               'exception.stacktrace': `Traceback (most recent call last):\n  File "langgraph/pregel/main.py", line 3011, in stream\nlanggraph.errors.GraphRecursionError: ${recursionMessage}`,
               'exception.escaped': 'False',
@@ -97,7 +97,7 @@ export function langgraphSpans(run: LangGraphRun): SpanSpec[] {
       name: 'exception',
       atMs,
       attributes: {
-        'exception.type': 'GraphInterrupt',
+        'exception.type': 'langgraph.errors.GraphInterrupt',
         'exception.message': `(Interrupt(value='${run.interruptLastTool}', id='${uuid(9000).replace(/-/g, '')}'),)`,
         'exception.stacktrace':
           'Traceback (most recent call last):\n  File "langgraph/types.py", line 530, in interrupt\nlanggraph.errors.GraphInterrupt',
@@ -195,7 +195,7 @@ export function langgraphSpans(run: LangGraphRun): SpanSpec[] {
                 name: 'exception',
                 atMs: t0 + 469,
                 attributes: {
-                  'exception.type': 'ToolException',
+                  'exception.type': 'langchain_core.tools.base.ToolException',
                   'exception.message': tool.error!,
                   'exception.stacktrace': `Traceback (most recent call last):\n  File "tools.py", line 9, in deploy\nlangchain_core.tools.base.ToolException: ${tool.error}`,
                   'exception.escaped': 'False',

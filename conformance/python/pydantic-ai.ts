@@ -72,7 +72,7 @@ export function pydanticAiSpans(run: PydanticAiRun): SpanSpec[] {
             name: 'exception',
             atMs: endMs - 1,
             attributes: {
-              'exception.type': run.raised.type,
+              'exception.type': `pydantic_ai.exceptions.${run.raised.type}`,
               'exception.message': run.raised.message,
               'exception.stacktrace': `Traceback (most recent call last):\n  File "pydantic_ai/usage.py", line 496, in check_before_request\npydantic_ai.exceptions.${run.raised.type}: ${run.raised.message}`,
               'exception.escaped': 'False',
