@@ -37,6 +37,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'e2e/artifacts/**',
+      'kit/dist/**',
     ],
   },
   ...nextVitals,

@@ -9,21 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
 import type { RunSummary, StepJson } from '@/lib/api-types';
+import { snippetOf } from '@/e2e/support/readme-snippet';
 import { readPriceFile } from '@/lib/settings';
 import { PriceTable } from '@/trajectory/pricing';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** The first ```ts block of a README section. */
-export function snippetOf(readme: string, heading: string): string {
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start === -1) throw new Error(`README has no section "${heading}"`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end === -1 ? undefined : end);
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!block?.[1]) throw new Error(`README section "${heading}" has no ts code block`);
-  return block[1];
-}
 
 describe('README: Instrument your loop', () => {
   let server: TestServer;
