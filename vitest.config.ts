@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
   test: {
     include: [
-      '{trajectory,ingest,derive,db,server,kit,samples,bench,app,components,lib}/**/*.test.ts',
+      '{eslint,trajectory,ingest,derive,db,server,kit,samples,bench,app,components,lib}/**/*.test.ts',
     ],
     environment: 'node',
     testTimeout: 60_000,
