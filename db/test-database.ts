@@ -1,10 +1,14 @@
 // Fresh databases for tests: PGlite in memory, and a new database on the Postgres server
 // (TEST_DATABASE_URL, default the local server) that is dropped when the test file ends.
 import { randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import postgres from 'postgres';
+import { z } from 'zod';
 import { openDatabase } from './client';
 import type { DatabaseHandle } from './client';
 import { migrateDatabase } from './migrate';
+import { queryRows } from './sql';
+import type { Executor } from './sql';
 
 export const TEST_DATABASE_KINDS = ['pglite', 'postgres'] as const;
 export type TestDatabaseKind = (typeof TEST_DATABASE_KINDS)[number];
@@ -34,4 +38,9 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<Databa
       await dropper.end();
     },
   };
+}
+
+/** Rows of an ad hoc query in a test, as the driver returns them (tests assert on them). */
+export function rawRows(executor: Executor, query: SQL): Promise<Record<string, unknown>[]> {
+  return queryRows(executor, query, z.record(z.string(), z.unknown()));
 }

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { ensureProject } from '../db/projects';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '../db/test-database';
 import { ingestSpans } from '../ingest/ingest-spans';
 import { span, TEST_PRICE_TABLE } from '../ingest/test-spans';
@@ -69,7 +69,7 @@ describe.each(TEST_DATABASE_KINDS)('a run of %s steps', (kind) => {
     expect(
       await deriveMarkedRuns(handle.db, { prices: TEST_PRICE_TABLE, settings: loopSettings() }),
     ).toBe(1);
-    const [run] = await queryRows(
+    const [run] = await rawRows(
       handle.db,
       sql`select step_count, span_count, exit_category::text as exit, round(cost_usd::numeric, 3)::text as cost
           from runs where project_id = ${projectId}::uuid`,
@@ -80,6 +80,6 @@ describe.each(TEST_DATABASE_KINDS)('a run of %s steps', (kind) => {
       exit: 'goal_satisfied',
       cost: '320.000',
     });
-    expect(await queryRows(handle.db, sql`select * from derive_failures`)).toEqual([]);
+    expect(await rawRows(handle.db, sql`select * from derive_failures`)).toEqual([]);
   }, 600_000);
 });

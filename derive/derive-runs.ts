@@ -15,7 +15,6 @@ import type { Executor, Transaction } from '../db/sql';
 import type { LoopSettings } from '../lib/settings';
 import { deriveRun } from '../trajectory/derive-run';
 import type { PriceTable } from '../trajectory/pricing';
-import type { SpanFacts } from '../trajectory/span-facts';
 import { assembleRun } from './assemble-run';
 import { toRunRow, toStepRows } from './run-rows';
 
@@ -102,8 +101,7 @@ async function deriveAndSave(
       empty.push(runId);
       continue;
     }
-    const stored = spans.map((s) => ({ ...s, facts: s.facts as SpanFacts }));
-    const assembled = assembleRun(stored, context.prices, { idle: options.idle ?? false });
+    const assembled = assembleRun(spans, context.prices, { idle: options.idle ?? false });
     const derived = deriveRun(
       assembled.input,
       assembled.steps,

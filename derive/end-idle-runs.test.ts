@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { ensureProject } from '../db/projects';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '../db/test-database';
 import { loopSettings } from '../lib/settings';
 import { deriveRuns } from './derive-runs';
@@ -17,7 +17,7 @@ describe.each(TEST_DATABASE_KINDS)('idle runs on %s', (kind) => {
   const context = { prices: TEST_PRICE_TABLE, settings: loopSettings({ idleTimeoutMinutes: 30 }) };
   const run = async () =>
     (
-      await queryRows(
+      await rawRows(
         handle.db,
         sql`select exit_category, unexplained_stop, ended_at from runs where id = ${TRACE}`,
       )

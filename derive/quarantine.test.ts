@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { ensureProject } from '../db/projects';
 import { listDeriveFailures } from '../db/read/derive-failures';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '../db/test-database';
 import { retryQuarantinedRuns } from '../db/write/derive-failures';
 import { countDirtyRuns } from '../db/write/dirty-runs';
@@ -61,7 +61,7 @@ describe.each(TEST_DATABASE_KINDS)('derivation quarantine on %s', (kind) => {
   };
   const runsOf = async (projectId: string) =>
     (
-      await queryRows(
+      await rawRows(
         handle.db,
         sql`select id, step_count, value_problem_count from runs
             where project_id = ${projectId}::uuid order by id`,
@@ -91,7 +91,7 @@ describe.each(TEST_DATABASE_KINDS)('derivation quarantine on %s', (kind) => {
     expect(await deriveMarkedRuns(handle.db, context)).toBe(3);
     expect((await runsOf(projectA)).map((r) => r.id)).toEqual([trace(1)]);
     expect((await runsOf(projectB)).map((r) => r.id)).toEqual([trace(3)]);
-    const [failure] = await queryRows(
+    const [failure] = await rawRows(
       handle.db,
       sql`select run_id, error, attempts, retry_at > now() as waiting from derive_failures`,
     );
@@ -124,7 +124,7 @@ describe.each(TEST_DATABASE_KINDS)('derivation quarantine on %s', (kind) => {
   it('backs off longer after each failure', async () => {
     await handle.db.execute(sql`update dirty_runs set not_before = now() - interval '1 second'`);
     expect(await deriveMarkedRuns(handle.db, context)).toBe(1);
-    const [row] = await queryRows(
+    const [row] = await rawRows(
       handle.db,
       sql`select attempts, extract(epoch from retry_at - last_failed_at)::int as wait
           from derive_failures`,
@@ -140,6 +140,6 @@ describe.each(TEST_DATABASE_KINDS)('derivation quarantine on %s', (kind) => {
       { id: trace(1), steps: 1, problems: 0 },
       { id: trace(2), steps: 1, problems: 0 },
     ]);
-    expect(await queryRows(handle.db, sql`select * from derive_failures`)).toEqual([]);
+    expect(await rawRows(handle.db, sql`select * from derive_failures`)).toEqual([]);
   });
 });

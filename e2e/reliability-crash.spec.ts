@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase } from '../db/client';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { createSender } from './support/otel';
 import { emitRun, restartLoop } from './support/scenarios';
 import { freePort, spawnServer } from './support/spawn-server';
@@ -19,10 +19,7 @@ async function storedSpans(config: {
 }): Promise<{ total: number; ids: Set<string> }> {
   const handle = await openDatabase(config);
   try {
-    const rows = await queryRows(
-      handle.db,
-      sql`select trace_id || ':' || span_id as id from spans`,
-    );
+    const rows = await rawRows(handle.db, sql`select trace_id || ':' || span_id as id from spans`);
     return { total: rows.length, ids: new Set(rows.map((r) => String(r.id))) };
   } finally {
     await handle.close();

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { createSender } from './support/otel';
 import { emitRun, restartLoop } from './support/scenarios';
 import { freePort, spawnServer } from './support/spawn-server';
@@ -56,10 +56,7 @@ test('the database stops mid-ingest: 503 with Retry-After, health 503, and inges
     await server.kill('SIGTERM');
 
     const handle = await openDatabase({ databaseUrl: pg.url });
-    const rows = await queryRows(
-      handle.db,
-      sql`select trace_id || ':' || span_id as id from spans`,
-    );
+    const rows = await rawRows(handle.db, sql`select trace_id || ':' || span_id as id from spans`);
     await handle.close();
     const stored = new Set(rows.map((r) => String(r.id)));
     expect(rows.length).toBe(stored.size);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { spanBatch } from './support/payloads';
 import { freePort, spawnServer } from './support/spawn-server';
 import { expect, test } from './support/fixtures';
@@ -68,7 +68,7 @@ test('past what it can take, ingest answers 429 with Retry-After, keeps memory b
   expect(peakRss / steadyRss).toBeLessThan(1.5);
 
   const handle = await openDatabase({ dataDir });
-  const rows = await queryRows(
+  const rows = await rawRows(
     handle.db,
     sql`select trace_id || ':' || span_id as id from spans where resource->>'service.name' = 'load'`,
   );

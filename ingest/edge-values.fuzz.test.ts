@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { TEST_DATABASE_KINDS } from '../db/test-database';
 import { startTestServer } from '../e2e/support/test-server';
 import type { TestServer } from '../e2e/support/test-server';
@@ -180,7 +180,7 @@ describe.each(TEST_DATABASE_KINDS)('edge values through every read on %s', (kind
     await server.runtime.deriver.idle();
     await server.runtime.deriver.recount();
     expect(server.runtime.deriver.backlog).toBe(0);
-    const failures = await queryRows(
+    const failures = await rawRows(
       server.database.db,
       sql`select run_id, error from derive_failures`,
     );

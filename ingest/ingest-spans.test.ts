@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { ensureProject } from '../db/projects';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '../db/test-database';
 import { ingestSpans } from './ingest-spans';
 import { span } from './test-spans';
@@ -19,7 +19,7 @@ describe.each(TEST_DATABASE_KINDS)('ingestSpans on %s', (kind) => {
   const count = async (traceId: string) =>
     Number(
       (
-        await queryRows(
+        await rawRows(
           handle.db,
           sql`select count(*)::int as n from spans where trace_id = ${traceId}`,
         )
@@ -60,7 +60,7 @@ describe.each(TEST_DATABASE_KINDS)('ingestSpans on %s', (kind) => {
         { traceId, statusMessage: tricky },
       ),
     ]);
-    const [row] = await queryRows(
+    const [row] = await rawRows(
       handle.db,
       sql`select name, status_message, attributes->>'loop.goal' as goal, attributes->>${'x\ty'} as odd
           from spans where trace_id = ${traceId}`,

@@ -24,8 +24,8 @@ export async function ingestSpans(
   const traces = new Map<string, string | null>();
   for (const row of rows) {
     const named = (row.facts as { runId?: string }).runId ?? null;
-    if (!traces.has(row.trace_id) || named !== null)
-      traces.set(row.trace_id, named ?? traces.get(row.trace_id) ?? null);
+    if (!traces.has(row.traceId) || named !== null)
+      traces.set(row.traceId, named ?? traces.get(row.traceId) ?? null);
   }
   const runIds = await withDeadlockRetry(() =>
     db.transaction(async (tx) => {
@@ -40,31 +40,31 @@ export async function ingestSpans(
 
 function toSpanRow(span: ValidSpan): SpanRow {
   return {
-    trace_id: span.traceId,
-    span_id: span.spanId,
-    parent_span_id: span.parentSpanId,
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
     name: span.name,
     kind: span.kind,
-    start_ms: span.startMs,
-    end_ms: span.endMs,
-    status_code: span.statusCode,
-    status_message: span.statusMessage,
+    startMs: span.startMs,
+    endMs: span.endMs,
+    statusCode: span.statusCode,
+    statusMessage: span.statusMessage,
     attributes: span.attributes,
     events: span.events,
     resource: span.resource,
-    scope_name: span.scopeName,
+    scopeName: span.scopeName,
     facts: extractSpanFacts(span),
   };
 }
 
 function byIdentity(a: SpanRow, b: SpanRow): number {
-  return a.trace_id < b.trace_id
+  return a.traceId < b.traceId
     ? -1
-    : a.trace_id > b.trace_id
+    : a.traceId > b.traceId
       ? 1
-      : a.span_id < b.span_id
+      : a.spanId < b.spanId
         ? -1
-        : a.span_id > b.span_id
+        : a.spanId > b.spanId
           ? 1
           : 0;
 }
@@ -77,8 +77,8 @@ function dedupe(sorted: SpanRow[]): SpanRow[] {
   const out: SpanRow[] = [];
   for (const row of sorted) {
     const last = out[out.length - 1];
-    if (!last || last.trace_id !== row.trace_id || last.span_id !== row.span_id) out.push(row);
-    else if (row.end_ms !== null || last.end_ms === null) out[out.length - 1] = row;
+    if (!last || last.traceId !== row.traceId || last.spanId !== row.spanId) out.push(row);
+    else if (row.endMs !== null || last.endMs === null) out[out.length - 1] = row;
   }
   return out;
 }

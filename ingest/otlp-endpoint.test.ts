@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../db/sql';
+import { rawRows } from '../db/test-database';
 import { markRunsDirty } from '../db/write/dirty-runs';
 import { TEST_DATABASE_KINDS } from '../db/test-database';
 import { createSender } from '../e2e/support/otel';
@@ -69,7 +69,7 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
 
   const runRow = async (id: string) => {
     await server.settle();
-    return (await queryRows(server.database.db, sql`select * from runs where id = ${id}`))[0];
+    return (await rawRows(server.database.db, sql`select * from runs where id = ${id}`))[0];
   };
 
   it.each([
@@ -94,7 +94,7 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
         repeat_of: 2,
       });
       expect(Number(run?.cost_usd)).toBeCloseTo(0.07, 10);
-      const steps = await queryRows(
+      const steps = await rawRows(
         server.database.db,
         sql`select index, action, action_hash, signals from steps where run_id = ${traceId} order by ordinal`,
       );
@@ -154,7 +154,7 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
       span_count: 3,
     });
     expect(Number(run?.cost_usd)).toBe(0.75);
-    const [count] = await queryRows(
+    const [count] = await rawRows(
       server.database.db,
       sql`select count(*)::int as n from spans where trace_id = ${trace}`,
     );

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
 import { getRun } from '@/db/read/get-run';
-import { queryRows } from '@/db/sql';
+import { rawRows } from '@/db/test-database';
 import { TEST_DATABASE_KINDS } from '@/db/test-database';
 import type { ExitReasonGroup, RunSummary, StepJson } from '@/lib/api-types';
 import { readPriceFile } from '@/lib/settings';
@@ -280,7 +280,7 @@ describe.each(TEST_DATABASE_KINDS)('the sample loops on %s', (kind) => {
 
   it('loading the demo again adds nothing', async () => {
     const counts = async () => {
-      const [row] = await queryRows(
+      const [row] = await rawRows(
         server.database.db,
         sql`select (select count(*) from spans where project_id = ${server.projectId}::uuid)::int as spans,
                    (select count(*) from runs where project_id = ${server.projectId}::uuid)::int as runs,

@@ -9,7 +9,8 @@ import { listSteps } from '../../db/read/list-steps';
 import { runFacets } from '../../db/read/run-facets';
 import { trajectorySteps } from '../../db/read/trajectory-steps';
 import { weeklyTotals } from '../../db/read/weekly-report';
-import { queryRows } from '../../db/sql';
+import { column as dbColumn, queryRows } from '../../db/sql';
+import { z } from 'zod';
 import type { RunSort, TimeWindow } from '../../lib/filters';
 import { WEEK_MS, isoWeekStartMs, utcDate } from '../../trajectory/report-weeks';
 import { PROBE_RUN_ID } from './dataset';
@@ -50,8 +51,12 @@ async function middleCursor(
     and started_at < ${window.to.toISOString()}::timestamptz
     ${filter.agent === undefined ? sql`` : sql`and agent = ${filter.agent}`}
     ${filter.exitCategory === undefined ? sql`` : sql`and exit_category::text = ${filter.exitCategory}`}`;
-  const [count] = await queryRows(db, sql`select count(*)::int as n from runs where ${where}`);
-  const offset = Math.floor(Number(count?.n ?? 0) / 2);
+  const [count] = await queryRows(
+    db,
+    sql`select count(*)::int as n from runs where ${where}`,
+    z.object({ n: dbColumn.number }),
+  );
+  const offset = Math.floor((count?.n ?? 0) / 2);
   const column = sql.raw(SORT_SQL[sort]);
   const value = sql.raw(sort === 'startedAt' ? 'extract(epoch from started_at)' : SORT_SQL[sort]);
   const [row] = await queryRows(
@@ -60,10 +65,11 @@ async function middleCursor(
           (${value})::float8 as value
         from runs where ${where}
         order by ${column} desc, id desc offset ${offset} limit 1`,
+    z.object({ id: dbColumn.text, iso: dbColumn.text, value: dbColumn.number }),
   );
   if (!row) throw new Error('the window has no runs');
-  const at = sort === 'startedAt' ? String(row.iso) : Number(row.value);
-  return Buffer.from(JSON.stringify([sort, at, String(row.id)])).toString('base64url');
+  const at = sort === 'startedAt' ? row.iso : row.value;
+  return Buffer.from(JSON.stringify([sort, at, row.id])).toString('base64url');
 }
 
 export async function readCases(

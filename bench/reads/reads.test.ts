@@ -3,7 +3,7 @@
 // databases reports every read with a ratio. Never how fast anything is: `npm run bench` does.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/sql';
+import { rawRows } from '../../db/test-database';
 import { benchOptions } from '../shared/report';
 import { PROBE_RUN_ID } from './dataset';
 import { fillDataset, openBenchDatabase } from './fill';
@@ -23,7 +23,7 @@ describe.each(['postgres', 'pglite'] as const)('read bench fill on %s', (kind) =
       });
       expect(fill.steps).toBe(3_000);
       const db = bench.handle.db;
-      const one = async (query: ReturnType<typeof sql>) => (await queryRows(db, query))[0]!;
+      const one = async (query: ReturnType<typeof sql>) => (await rawRows(db, query))[0]!;
       expect(
         await one(sql`select count(*)::int as runs, sum(step_count)::int as steps,
           min(started_at) >= ${new Date(now - 3 * 86_400_000).toISOString()}::timestamptz
@@ -38,7 +38,7 @@ describe.each(['postgres', 'pglite'] as const)('read bench fill on %s', (kind) =
       expect(await one(sql`select step_count from runs where id = ${PROBE_RUN_ID}`)).toEqual({
         step_count: 200,
       });
-      const mismatches = await queryRows(
+      const mismatches = await rawRows(
         db,
         sql`with direct as (
               select date_trunc('day', started_at, 'UTC') as day, exit_category,

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../db/sql';
+import { rawRows } from '../../db/test-database';
 import { freePort, waitForHealth } from '../../e2e/support/spawn-server';
 import { startTestServer } from '../../e2e/support/test-server';
 import type { BenchDatabase, OpenDatabase } from './databases';
@@ -119,7 +119,7 @@ export async function startInProcessServer(kind: DatabaseKind): Promise<BenchSer
     ingestConcurrency: kind === 'postgres' ? 8 : 2,
     ingestQueue: 64,
   });
-  const query = (text: string) => queryRows(server.database.db, sql.raw(text));
+  const query = (text: string) => rawRows(server.database.db, sql.raw(text));
   let closed = false;
   return {
     kind,

@@ -6,7 +6,8 @@ import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TimeWindow } from '../../lib/filters';
 import type { Executor } from '../sql';
-import { queryRows } from '../sql';
+import { column, queryRows } from '../sql';
+import { runScope } from './run-filters';
 
 export const MAX_CAP_RUNS = 1000;
 export const MAX_CAP_STEPS = 100_000;
@@ -53,14 +54,7 @@ const row = z.object({
 });
 
 /** Finished runs of the group in the window: a run still going has no final length to replay. */
-function finishedRuns(query: CapRunsQuery): SQL {
-  return sql`project_id = ${query.projectId}::uuid
-    and started_at >= ${query.window.from.toISOString()}::timestamptz
-    and started_at < ${query.window.to.toISOString()}::timestamptz
-    and exit_category <> 'running'
-    ${query.agent === undefined ? sql`` : sql`and agent = ${query.agent}`}
-    ${query.variant === undefined ? sql`` : sql`and variant = ${query.variant}`}`;
-}
+const finishedRuns = (query: CapRunsQuery): SQL => runScope({ ...query, finished: true });
 
 export async function capRuns(db: Executor, query: CapRunsQuery): Promise<CapRunsResult> {
   const rows = await queryRows(
@@ -83,8 +77,9 @@ export async function capRuns(db: Executor, query: CapRunsQuery): Promise<CapRun
         from scoped r
         where r.position <= ${MAX_CAP_RUNS} and r.steps_so_far <= ${MAX_CAP_STEPS}
         order by r.started_at desc, r.id desc`,
+    row,
   );
-  const parsed = rows.map((r) => row.parse(r));
+  const parsed = rows;
   const matching = parsed[0]?.matching ?? (await countMatching(db, query));
   return {
     runs: parsed.map((r) => ({
@@ -108,6 +103,7 @@ async function countMatching(db: Executor, query: CapRunsQuery): Promise<number>
     db,
     sql`select count(*)::int as n from runs
         where ${finishedRuns(query)}`,
+    z.object({ n: column.number }),
   );
-  return Number(r?.n ?? 0);
+  return r?.n ?? 0;
 }

@@ -67,12 +67,9 @@ export async function categoriesOverTime(
         from ${rollup} w
         group by 1, 2
         order by 1, 2`,
+    row,
   );
-  return densify(
-    rows.map((r) => row.parse(r)),
-    scope.window,
-    scope.bucket,
-  );
+  return densify(rows, scope.window, scope.bucket);
 }
 
 function densify(

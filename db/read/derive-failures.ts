@@ -21,14 +21,13 @@ export async function listDeriveFailures(
   { projectId, runId, limit = 5 }: { projectId: string; runId?: string; limit?: number },
 ): Promise<{ total: number; runs: DeriveFailureRecord[] }> {
   const only = runId === undefined ? sql`` : sql`and run_id = ${runId}`;
-  const rows = (
-    await queryRows(
-      db,
-      sql`select run_id, error, attempts, first_failed_at, retry_at, count(*) over () as total
+  const rows = await queryRows(
+    db,
+    sql`select run_id, error, attempts, first_failed_at, retry_at, count(*) over () as total
           from derive_failures where project_id = ${projectId}::uuid ${only}
           order by last_failed_at desc, run_id limit ${limit}`,
-    )
-  ).map((r) => row.parse(r));
+    row,
+  );
   return {
     total: rows[0]?.total ?? 0,
     runs: rows.map((r) => ({

@@ -24,8 +24,9 @@ export async function exitReasonGroups(
           coalesce(sum(cost_usd), 0)::float8 as "costUsd"
         from ${windowRuns(scope, { key: keyFor(scope), coarsest: 'day', cost: true })} w
         group by exit_category`,
+    row,
   );
-  const parsed = rows.map((r) => row.parse(r));
+  const parsed = rows;
   const total = parsed.reduce((sum, r) => sum + r.runs, 0);
   return parsed
     .sort(

@@ -19,13 +19,13 @@ function runRow(k: number): RunRow {
   // Few distinct values, so most pages end inside a tie; some runs still going (no duration).
   const duration = k % 5 === 0 ? null : (k % 4) * 1000;
   return testRunRow(`run-${String(k).padStart(3, '0')}`, started, {
-    trace_ids: [`t${k}`],
-    exit_category: duration === null ? 'running' : 'goal_satisfied',
-    ended_at_ms: duration === null ? null : started + duration,
-    duration_ms: duration,
-    step_count: k % 3,
-    cost_usd: [0, 0.1, 1 / 3][k % 3]!,
-    wasted_usd: (k % 4) * 0.05,
+    traceIds: [`t${k}`],
+    exitCategory: duration === null ? 'running' : 'goal_satisfied',
+    endedAtMs: duration === null ? null : started + duration,
+    durationMs: duration,
+    stepCount: k % 3,
+    costUsd: [0, 0.1, 1 / 3][k % 3]!,
+    wastedUsd: (k % 4) * 0.05,
   });
 }
 
@@ -70,7 +70,7 @@ describe.each(TEST_DATABASE_KINDS)('runs list sorts on %s', (kind) => {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     const expected = Array.from({ length: 60 }, (_, k) => runRow(k))
-      .filter((r) => r.started_at_ms < window.to.getTime())
+      .filter((r) => r.startedAtMs < window.to.getTime())
       .map((r) => r.id);
     expect(seen.map((r) => r.id).sort()).toEqual(expected.sort());
     const sign = order === 'desc' ? -1 : 1;

@@ -1,6 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { StepJson } from '../../lib/api-types';
-import type { Signal, Verdict } from '../../trajectory/step';
 import { steps } from '../schema';
 import type { Executor } from '../sql';
 
@@ -31,14 +30,14 @@ export function toStepJson(row: StepRecord): StepJson {
     stateHash: row.stateHash,
     resultHash: row.resultHash,
     progress: row.progress,
-    verdict: row.verdict as Verdict | null,
+    verdict: row.verdict,
     verdictSource: row.verdictSource,
-    verdictFields: (row.verdictFields as Record<string, boolean> | null) ?? null,
+    verdictFields: row.verdictFields,
     errorClass: row.errorClass,
     costUsd: row.costUsd,
-    inputTokens: Number(row.inputTokens),
-    outputTokens: Number(row.outputTokens),
-    signals: row.signals as Signal[],
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
+    signals: row.signals,
     repeatOf: row.repeatOf,
     revisitOf: row.revisitOf,
   };

@@ -7,6 +7,7 @@ import type { ModelPrice } from '../../trajectory/pricing';
 import { prices } from '../schema';
 import type { Executor } from '../sql';
 import { queryRows } from '../sql';
+import { runScope } from './run-filters';
 
 export async function listPrices(db: Executor): Promise<ModelPrice[]> {
   return db.select().from(prices).orderBy(asc(prices.model));
@@ -33,18 +34,19 @@ export async function unpricedModels(
 ): Promise<UnpricedModel[]> {
   const rows = await queryRows(
     db,
-    sql`select m as model, count(*)::int as runs, coalesce(sum(r.cost_usd), 0)::float8 as known_cost_usd,
-          to_char(max(r.started_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last_seen
-        from runs r cross join lateral unnest(r.unpriced_models) as m
-        where r.project_id = ${projectId}::uuid
-          and r.started_at >= ${window.from.toISOString()}::timestamptz
-          and r.started_at < ${window.to.toISOString()}::timestamptz
-          and cardinality(r.unpriced_models) > 0
+    sql`select m as model, count(*)::int as runs,
+          coalesce(sum(runs.cost_usd), 0)::float8 as known_cost_usd,
+          to_char(max(runs.started_at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as last_seen
+        from runs cross join lateral unnest(runs.unpriced_models) as m
+        where ${runScope({ projectId, window })} and cardinality(runs.unpriced_models) > 0
         group by m
         order by runs desc, m`,
+    row,
   );
-  return rows.map((r) => {
-    const p = row.parse(r);
-    return { model: p.model, runs: p.runs, knownCostUsd: p.known_cost_usd, lastSeen: p.last_seen };
-  });
+  return rows.map((p) => ({
+    model: p.model,
+    runs: p.runs,
+    knownCostUsd: p.known_cost_usd,
+    lastSeen: p.last_seen,
+  }));
 }

@@ -48,6 +48,7 @@ async function facet(
         group by ${name}
         order by 2 desc, ${name}
         limit ${limit}`,
+    row,
   );
-  return rows.map((r) => row.parse(r));
+  return rows;
 }

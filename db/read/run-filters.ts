@@ -1,5 +1,6 @@
-// The WHERE clause every run list and aggregate shares: project, time window, agent, variant.
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+// The WHERE clause every run list and aggregate shares: project, time window, agent, variant,
+// and the narrower filters some of them add. Every read of runs builds its WHERE here.
+import { and, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { RunFlag, TimeWindow } from '../../lib/filters';
 import type { ExitCategory } from '../../trajectory/exit-categories';
@@ -12,6 +13,10 @@ export interface RunScope {
   variant?: string;
   exitCategory?: ExitCategory;
   flag?: RunFlag;
+  /** Any of these variants (a comparison's two sides). */
+  variants?: readonly string[];
+  /** Only runs that have ended. */
+  finished?: boolean;
 }
 
 const FLAG_CONDITIONS: Record<RunFlag, SQL> = {
@@ -33,6 +38,8 @@ export function runScope(scope: RunScope): SQL {
     scope.variant === undefined ? undefined : eq(runs.variant, scope.variant),
     scope.exitCategory === undefined ? undefined : eq(runs.exitCategory, scope.exitCategory),
     scope.flag === undefined ? undefined : FLAG_CONDITIONS[scope.flag],
+    scope.variants === undefined ? undefined : inArray(runs.variant, [...scope.variants]),
+    scope.finished ? ne(runs.exitCategory, 'running') : undefined,
   ];
   return and(...conditions) as SQL;
 }

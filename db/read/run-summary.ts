@@ -1,6 +1,5 @@
 // A runs row as the API's RunSummary (and the trajectory view's RunDetail).
 import type { RunDetail, RunSummary } from '../../lib/api-types';
-import type { BudgetKind } from '../../trajectory/exit-categories';
 import type { runs } from '../schema';
 
 export type RunRecord = typeof runs.$inferSelect;
@@ -14,7 +13,7 @@ export function toRunSummary(row: RunRecord): RunSummary {
     goal: row.goal,
     exitReason: row.exitReason,
     exitCategory: row.exitCategory,
-    exitKind: row.exitKind as BudgetKind | null,
+    exitKind: row.exitKind,
     verification: row.verification,
     verifiedUnits: row.verifiedUnits,
     startedAt: iso(row.startedAt),
@@ -22,8 +21,8 @@ export function toRunSummary(row: RunRecord): RunSummary {
     durationMs: row.durationMs,
     stepCount: row.stepCount,
     costUsd: row.costUsd,
-    inputTokens: Number(row.inputTokens),
-    outputTokens: Number(row.outputTokens),
+    inputTokens: row.inputTokens,
+    outputTokens: row.outputTokens,
     flags: {
       repeat:
         row.repeatStep !== null && row.repeatOf !== null
@@ -53,7 +52,7 @@ export function toRunDetail(row: RunRecord): RunDetail {
     limits: { maxSteps: row.maxSteps, maxUsd: row.maxUsd, wallClockMs: row.wallClockMs },
     model: row.model,
     unpricedModels: row.unpricedModels,
-    cacheReadTokens: Number(row.cacheReadTokens),
+    cacheReadTokens: row.cacheReadTokens,
     spanCount: row.spanCount,
     firstSignalStep: row.firstSignalStep,
     progressDirection: row.progressDirection === 'up' ? 'up' : 'down',

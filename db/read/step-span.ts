@@ -57,10 +57,10 @@ export async function stepSpan(
         on sp.project_id = st.project_id and sp.trace_id = st.trace_id and sp.span_id = st.span_id
       where st.project_id = ${projectId}::uuid and st.run_id = ${runId} and st.ordinal = ${ordinal}
     `,
+    row,
   );
-  const first = rows[0];
-  if (!first) return null;
-  const r = row.parse(first);
+  const r = rows[0];
+  if (!r) return null;
   return {
     ordinal: r.ordinal,
     index: r.index,

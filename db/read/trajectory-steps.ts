@@ -2,7 +2,6 @@
 // heavy (arguments, results and raw attributes come one step at a time from step-span.ts).
 import { and, asc, eq } from 'drizzle-orm';
 import type { TrajectoryStepRecord } from '../../lib/api-types';
-import type { Signal, Verdict } from '../../trajectory/step';
 import { steps } from '../schema';
 import type { Executor } from '../sql';
 
@@ -39,10 +38,10 @@ export async function trajectorySteps(
     .orderBy(asc(steps.ordinal));
   return rows.map((r) => ({
     ...r,
-    verdict: r.verdict as Verdict | null,
-    verdictFields: (r.verdictFields as Record<string, boolean> | null) ?? null,
-    inputTokens: Number(r.inputTokens),
-    outputTokens: Number(r.outputTokens),
-    signals: r.signals as Signal[],
+    verdict: r.verdict,
+    verdictFields: r.verdictFields,
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    signals: r.signals,
   }));
 }

@@ -11,6 +11,7 @@ import type { HistogramLayout } from '../../trajectory/report-metrics';
 import type { VariantComparison, VariantStats } from '../../trajectory/report-compare';
 import type { Executor } from '../sql';
 import { queryRows } from '../sql';
+import { runScope } from './run-filters';
 
 export interface ComparisonQuery {
   projectId: string;
@@ -49,11 +50,12 @@ const binRow = z.object({
 });
 
 function scope(q: ComparisonQuery): SQL {
-  return sql`project_id = ${q.projectId}::uuid
-    and started_at >= ${q.window.from.toISOString()}::timestamptz
-    and started_at < ${q.window.to.toISOString()}::timestamptz
-    and variant in (${q.a}, ${q.b})
-    ${q.agent === undefined ? sql`` : sql`and agent = ${q.agent}`}`;
+  return runScope({
+    projectId: q.projectId,
+    window: q.window,
+    agent: q.agent,
+    variants: [q.a, q.b],
+  });
 }
 
 export async function compareVariants(
@@ -61,10 +63,9 @@ export async function compareVariants(
   query: ComparisonQuery,
 ): Promise<VariantComparison> {
   const where = scope(query);
-  const stats = (
-    await queryRows(
-      db,
-      sql`select variant, count(*)::int as runs,
+  const stats = await queryRows(
+    db,
+    sql`select variant, count(*)::int as runs,
             (count(*) filter (where verification = 'verified'))::int as verified_runs,
             coalesce(sum(verified_units), 0)::float8 as verified_units,
             coalesce(sum(cost_usd), 0)::float8 as cost_usd,
@@ -78,15 +79,14 @@ export async function compareVariants(
             max(step_count)::float8 as steps_max
           from runs where ${where}
           group by variant`,
-    )
-  ).map((r) => statsRow.parse(r));
-  const exits = (
-    await queryRows(
-      db,
-      sql`select variant, exit_category::text as exit_category, count(*)::int as runs
+    statsRow,
+  );
+  const exits = await queryRows(
+    db,
+    sql`select variant, exit_category::text as exit_category, count(*)::int as runs
           from runs where ${where} group by 1, 2`,
-    )
-  ).map((r) => exitRow.parse(r));
+    exitRow,
+  );
 
   const costLayout = histogramLayout(Math.max(0, ...stats.map((s) => s.cost_max ?? 0)));
   const stepLayout = histogramLayout(Math.max(0, ...stats.map((s) => s.steps_max ?? 0)), {
@@ -98,17 +98,16 @@ export async function compareVariants(
   const bins =
     stats.length === 0
       ? []
-      : (
-          await queryRows(
-            db,
-            sql`select variant, 'cost' as metric, ${bin(sql`cost_usd`, costLayout)} as bin,
+      : await queryRows(
+          db,
+          sql`select variant, 'cost' as metric, ${bin(sql`cost_usd`, costLayout)} as bin,
                   count(*)::int as runs
                 from runs where ${where} group by 1, 2, 3
                 union all
                 select variant, 'steps', ${bin(sql`step_count`, stepLayout)}, count(*)::int
                 from runs where ${where} group by 1, 2, 3`,
-          )
-        ).map((r) => binRow.parse(r));
+          binRow,
+        );
 
   const side = (variant: string): VariantStats => {
     const s = stats.find((x) => x.variant === variant);

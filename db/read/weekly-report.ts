@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { WeeklyGroupBy, WeeklyTotals } from '../../trajectory/report-weekly';
 import type { Executor } from '../sql';
-import { queryRows } from '../sql';
+import { column, queryRows } from '../sql';
 
 const GROUP_COLUMNS: Record<WeeklyGroupBy, string> = {
   agent: 'agent',
@@ -43,9 +43,9 @@ export async function weeklyTotals(db: Executor, query: WeeklyQuery): Promise<We
           and week_start >= ${query.firstWeek}::date and week_start <= ${query.lastWeek}::date
         group by 1, 2
         order by 1, 2`,
+    row,
   );
-  return rows.map((r) => {
-    const p = row.parse(r);
+  return rows.map((p) => {
     return {
       weekStart: p.week_start,
       group: p.grp === '' ? null : p.grp,
@@ -80,14 +80,13 @@ export async function reportDimensions(
           where project_id = ${query.projectId}::uuid and model <> ''
             and week_start >= ${query.firstWeek}::date and week_start <= ${query.lastWeek}::date
           group by model`,
+    z.object({ dim: column.text, name: column.text, runs: column.number }),
   );
   // Most runs first, so the usual choices lead the lists.
   const pick = (dim: string) =>
     rows
       .filter((r) => r.dim === dim)
-      .sort(
-        (a, b) => Number(b.runs) - Number(a.runs) || String(a.name).localeCompare(String(b.name)),
-      )
-      .map((r) => String(r.name));
+      .sort((a, b) => b.runs - a.runs || a.name.localeCompare(b.name))
+      .map((r) => r.name);
   return { agents: pick('agent'), variants: pick('variant'), models: pick('model') };
 }

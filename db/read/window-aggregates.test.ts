@@ -6,9 +6,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimeWindow } from '../../lib/filters';
 import { EXIT_CATEGORIES } from '../../trajectory/exit-categories';
+import type { ExitCategory } from '../../trajectory/exit-categories';
 import type { DatabaseHandle } from '../client';
 import { ensureProject } from '../projects';
-import { queryRows } from '../sql';
+import { rawRows } from '../test-database';
 import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
 import { saveRuns } from '../write/save-runs';
 import type { RunRow } from '../write/save-runs';
@@ -23,7 +24,13 @@ const BASE = Date.parse('2026-11-27T00:00:00Z');
 const SPAN = 4 * DAY;
 const AGENTS = ['coder', 'crawler', 'ops', null];
 const VARIANTS = ['a', 'b', null];
-const CATEGORIES = ['goal_satisfied', 'no_progress', 'budget_exhausted', 'unknown', 'running'];
+const CATEGORIES: ExitCategory[] = [
+  'goal_satisfied',
+  'no_progress',
+  'budget_exhausted',
+  'unknown',
+  'running',
+];
 const COSTS = [0, 0.1, 0.2, 0.0125, 1 / 3, 8.000000000000002, 1234.5678, 0.07];
 
 function rand(seed: number): () => number {
@@ -46,8 +53,8 @@ function runs(): RunRow[] {
     return testRunRow(`run-${k}`, started, {
       agent: pick(AGENTS),
       variant: pick(VARIANTS),
-      exit_category: pick(CATEGORIES),
-      cost_usd: pick(COSTS),
+      exitCategory: pick(CATEGORIES),
+      costUsd: pick(COSTS),
     });
   });
 }
@@ -88,7 +95,7 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
         saveRuns(
           tx,
           projectId,
-          batch.map((r) => ({ ...r, started_at_ms: r.started_at_ms + HOUR, cost_usd: 99 })),
+          batch.map((r) => ({ ...r, startedAtMs: r.startedAtMs + HOUR, costUsd: 99 })),
           [],
           [],
         ),
@@ -109,7 +116,7 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
       ${scope.variant === undefined ? sql`` : sql`and variant = ${scope.variant}`}`;
 
   const directGroups = async (scope: Scope) => {
-    const rows = await queryRows(
+    const rows = await rawRows(
       handle.db,
       sql`select exit_category::text as c, count(*)::int as n,
             sum(cost_usd::numeric)::float8 as cost
@@ -131,7 +138,7 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
   };
 
   const directBuckets = async (scope: Scope, unit: string) => {
-    const rows = await queryRows(
+    const rows = await rawRows(
       handle.db,
       sql`select (extract(epoch from date_trunc(${unit}, started_at at time zone 'UTC')) * 1000)::float8 as b,
             exit_category::text as c, count(*)::int as n, sum(cost_usd::numeric)::float8 as cost
@@ -149,7 +156,7 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
 
   const directFacet = async (scope: Scope, column: 'agent' | 'variant') =>
     (
-      await queryRows(
+      await rawRows(
         handle.db,
         sql`select ${sql.raw(column)} as value, count(*)::int as runs from runs
             where ${where(scope)} and ${sql.raw(column)} is not null

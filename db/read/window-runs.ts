@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { RollupGrain } from '../schema/run-rollups';
+import { runScope } from './run-filters';
 import type { RunScope } from './run-filters';
 
 const HOUR_MS = 3_600_000;
@@ -98,7 +99,7 @@ function rollupBetween(
   ];
   return sql`select ${sql.raw(select.join(', '))} from ${sql.raw(table)}
     where project_id = ${scope.projectId}::uuid and grain = ${grain}::rollup_grain
-      and bucket >= ${at(from)} and bucket < ${at(to)}${names(scope, 'rollup')}`;
+      and bucket >= ${at(from)} and bucket < ${at(to)}${names(scope)}`;
 }
 
 /** The runs of [from, to), a part of one hour, summed to the key (so few rows go on). */
@@ -117,25 +118,21 @@ function runsBetween(
     sql`count(*)::int as runs`,
     ...(options.cost ? [sql`coalesce(sum(cost_usd::numeric), 0) as cost_usd`] : []),
   ];
+  const window = { from: new Date(from), to: new Date(to) };
   return sql`select ${sql.join(select, sql`, `)} from runs
-    where project_id = ${scope.projectId}::uuid and started_at >= ${at(from)}
-      and started_at < ${at(to)}${names(scope, 'runs')}
+    where ${runScope({ ...scope, window })}
     group by ${sql.raw(keys.join(', '))}`;
 }
 
-/** The agent and variant filters; in a rollup '' is "none", which a filter never names. */
-function names(scope: WindowScope, source: 'rollup' | 'runs'): SQL {
+/** The agent and variant filters of a rollup, where '' is "none", which a filter never names. */
+function names(scope: WindowScope): SQL {
   const conditions: SQL[] = [];
   for (const [column, value] of [
     ['agent', scope.agent],
     ['variant', scope.variant],
   ] as const) {
     if (value === undefined) continue;
-    conditions.push(
-      source === 'rollup' && value === ''
-        ? sql` and false`
-        : sql` and ${sql.raw(column)} = ${value}`,
-    );
+    conditions.push(value === '' ? sql` and false` : sql` and ${sql.raw(column)} = ${value}`);
   }
   return sql.join(conditions, sql``);
 }

@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { EXIT_CATEGORIES, VERIFICATION_STATES } from '../../trajectory/exit-categories';
 import type { RunValueProblem } from '../../trajectory/span-facts';
+import type { BudgetKind } from '../../trajectory/exit-categories';
 
 export const exitCategoryEnum = pgEnum('exit_category', EXIT_CATEGORIES);
 export const verificationEnum = pgEnum('verification', VERIFICATION_STATES);
@@ -35,7 +36,7 @@ export const runs = pgTable(
     exitReasonSource: text('exit_reason_source'),
     exitDetail: text('exit_detail'),
     exitCategory: exitCategoryEnum('exit_category').notNull(),
-    exitKind: text('exit_kind'),
+    exitKind: text('exit_kind').$type<BudgetKind>(),
     verification: verificationEnum('verification').notNull(),
     verifiedUnits: doublePrecision('verified_units').notNull(),
     escalation: text('escalation'),

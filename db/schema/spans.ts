@@ -8,6 +8,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { SpanFacts } from '../../trajectory/span-facts';
 
 // Every span received, as sent (attributes, events, resource) plus `facts`: what the conventions
 // read from it, so deriving a run never re-reads raw attributes.
@@ -29,7 +30,7 @@ export const spans = pgTable(
     events: jsonb('events').notNull(),
     resource: jsonb('resource').notNull(),
     scopeName: text('scope_name').notNull(),
-    facts: jsonb('facts').notNull(),
+    facts: jsonb('facts').$type<SpanFacts>().notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.traceId, t.spanId] })],

@@ -8,6 +8,7 @@ import {
   uuid,
   bigint,
 } from 'drizzle-orm/pg-core';
+import type { Signal, Verdict } from '../../trajectory/step';
 
 // One row per loop step, rebuilt whenever a span of its run arrives. `ordinal` is the position
 // in the run (the key); `index` is the step number the spans carry, which need not be unique.
@@ -30,15 +31,15 @@ export const steps = pgTable(
     result: text('result'),
     resultHash: text('result_hash'),
     progress: doublePrecision('progress'),
-    verdict: text('verdict'),
+    verdict: text('verdict').$type<Verdict>(),
     verdictSource: text('verdict_source'),
-    verdictFields: jsonb('verdict_fields'),
+    verdictFields: jsonb('verdict_fields').$type<Record<string, boolean>>(),
     errorClass: text('error_class'),
     costUsd: doublePrecision('cost_usd').notNull(),
     inputTokens: bigint('input_tokens', { mode: 'number' }).notNull(),
     outputTokens: bigint('output_tokens', { mode: 'number' }).notNull(),
     contextTokens: bigint('context_tokens', { mode: 'number' }),
-    signals: text('signals').array().notNull(),
+    signals: text('signals').array().$type<Signal[]>().notNull(),
     repeatOf: integer('repeat_of'),
     revisitOf: integer('revisit_of'),
     revisitCycle: integer('revisit_cycle'),

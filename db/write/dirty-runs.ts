@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
-import { asPgArray, queryRows } from '../sql';
+import { z } from 'zod';
+import { asPgArray, column, queryRows } from '../sql';
 
 /** Marks runs for derivation (in the transaction that stored their spans). */
 export async function markRunsDirty(
@@ -35,8 +36,9 @@ export async function claimDirtyRuns(tx: Executor, limit: number): Promise<Dirty
           limit ${limit} for update skip locked) c
         where d.project_id = c.project_id and d.run_id = c.run_id
         returning d.project_id, d.run_id`,
+    z.object({ project_id: column.text, run_id: column.text }),
   );
-  return rows.map((r) => ({ projectId: String(r.project_id), runId: String(r.run_id) }));
+  return rows.map((r) => ({ projectId: r.project_id, runId: r.run_id }));
 }
 
 /**
@@ -57,8 +59,9 @@ export async function claimProjectRuns(
           order by marked_at limit ${options.limit} for update) c
         where d.project_id = c.project_id and d.run_id = c.run_id
         returning d.run_id`,
+    z.object({ run_id: column.text }),
   );
-  return rows.map((r) => String(r.run_id));
+  return rows.map((r) => r.run_id);
 }
 
 /** How many due runs wait to be derived, per project (quarantined runs waiting out their backoff count nowhere). */
@@ -66,6 +69,7 @@ export async function countDirtyRuns(db: Executor): Promise<Map<string, number>>
   const rows = await queryRows(
     db,
     sql`select project_id, count(*)::int as n from dirty_runs where ${READY} group by project_id`,
+    z.object({ project_id: column.text, n: column.number }),
   );
-  return new Map(rows.map((r) => [String(r.project_id), Number(r.n)]));
+  return new Map(rows.map((r) => [r.project_id, r.n]));
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
-import { asPgArray, queryRows } from '../sql';
+import { z } from 'zod';
+import { asPgArray, column, queryRows } from '../sql';
 
 /** Runs still `running` whose last span arrived longer ago than the idle timeout, by project. */
 export async function findIdleRuns(
@@ -15,8 +16,9 @@ export async function findIdleRuns(
           and last_received_at < now() - make_interval(secs => ${idleTimeoutMs / 1000})
           and not exists (select 1 from dirty_runs d where d.project_id = runs.project_id and d.run_id = runs.id)
         order by last_received_at limit ${limit}`,
+    z.object({ project_id: column.text, id: column.text }),
   );
-  return rows.map((r) => ({ projectId: String(r.project_id), runId: String(r.id) }));
+  return rows.map((r) => ({ projectId: r.project_id, runId: r.id }));
 }
 
 /** Of the given runs, those still idle (checked again under the runs' locks). */
@@ -34,6 +36,7 @@ export async function stillIdle(
           and exit_category = 'running'
           and last_received_at < now() - make_interval(secs => ${idleTimeoutMs / 1000})
           and not exists (select 1 from dirty_runs d where d.project_id = runs.project_id and d.run_id = runs.id)`,
+    z.object({ id: column.text }),
   );
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => r.id);
 }

@@ -1,19 +1,23 @@
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { SpanFacts } from '../../trajectory/span-facts';
 import type { Executor } from '../sql';
-import { asPgArray, queryRows } from '../sql';
+import { asPgArray, column, queryRows } from '../sql';
 
-export interface RunSpanRow {
-  runId: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | null;
-  name: string;
-  startMs: number;
-  endMs: number | null;
-  statusCode: number;
-  statusMessage: string;
-  facts: unknown;
-}
+// Facts are written by ingest alone (ingest/span-facts.ts), so they are taken as stored.
+const runSpanRow = z.object({
+  runId: column.text,
+  traceId: column.text,
+  spanId: column.text,
+  parentSpanId: column.textOrNull,
+  name: column.text,
+  startMs: column.number,
+  endMs: column.numberOrNull,
+  statusCode: column.number,
+  statusMessage: column.text,
+  facts: column.json.pipe(z.custom<SpanFacts>((v) => typeof v === 'object' && v !== null)),
+});
+export type RunSpanRow = z.output<typeof runSpanRow>;
 
 /** The spans of the given runs (through their traces), only the columns derivation reads. */
 export async function loadRunSpans(
@@ -25,26 +29,15 @@ export async function loadRunSpans(
   if (runIds.length === 0) return byRun;
   const rows = await queryRows(
     tx,
-    sql`select t.run_id, s.trace_id, s.span_id, s.parent_span_id, s.name, s.start_ms, s.end_ms,
-          s.status_code::int as status_code, s.status_message, s.facts
+    sql`select t.run_id as "runId", s.trace_id as "traceId", s.span_id as "spanId",
+          s.parent_span_id as "parentSpanId", s.name, s.start_ms as "startMs",
+          s.end_ms as "endMs", s.status_code::int as "statusCode",
+          s.status_message as "statusMessage", s.facts
         from trace_runs t
         join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
         where t.project_id = ${projectId}::uuid and t.run_id = any(${asPgArray(runIds)}::text[])`,
+    runSpanRow,
   );
-  for (const row of rows) {
-    const runId = String(row.run_id);
-    byRun.get(runId)?.push({
-      runId,
-      traceId: String(row.trace_id),
-      spanId: String(row.span_id),
-      parentSpanId: row.parent_span_id === null ? null : String(row.parent_span_id),
-      name: String(row.name),
-      startMs: Number(row.start_ms),
-      endMs: row.end_ms === null ? null : Number(row.end_ms),
-      statusCode: Number(row.status_code),
-      statusMessage: String(row.status_message),
-      facts: typeof row.facts === 'string' ? (JSON.parse(row.facts) as unknown) : row.facts,
-    });
-  }
+  for (const row of rows) byRun.get(row.runId)?.push(row);
   return byRun;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
-import { asJsonParam, asPgArray, queryRows } from '../sql';
+import { z } from 'zod';
+import { asJsonParam, asPgArray, column, queryRows } from '../sql';
 
 /**
  * Records which run each trace of a batch belongs to and returns every run whose spans changed:
@@ -19,8 +20,9 @@ export async function mapTracesToRuns(
     tx,
     sql`select trace_id, run_id from trace_runs
         where project_id = ${projectId}::uuid and trace_id = any(${asPgArray(traceIds)}::text[])`,
+    z.object({ trace_id: column.text, run_id: column.text }),
   );
-  for (const row of rows) existing.set(String(row.trace_id), String(row.run_id));
+  for (const row of rows) existing.set(row.trace_id, row.run_id);
 
   const touched = new Set<string>();
   const changes: { trace_id: string; run_id: string }[] = [];

@@ -3,19 +3,18 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../sql';
-import { asJsonParam, asPgArray, queryRows } from '../sql';
+import { asJsonParam, asPgArray, column, queryRows } from '../sql';
 
-const json = z.unknown().transform((v) => (typeof v === 'string' ? (JSON.parse(v) as unknown) : v));
 const rawRow = z.object({
-  trace_id: z.string(),
-  span_id: z.string(),
-  name: z.string(),
-  status_code: z.coerce.number(),
-  status_message: z.string(),
-  attributes: json,
-  events: json,
-  resource: json,
-  facts: json,
+  trace_id: column.text,
+  span_id: column.text,
+  name: column.text,
+  status_code: column.number,
+  status_message: column.text,
+  attributes: column.json,
+  events: column.json,
+  resource: column.json,
+  facts: column.json,
 });
 export type RawSpanRow = z.infer<typeof rawRow>;
 
@@ -32,8 +31,9 @@ export async function loadRawSpans(
         from trace_runs t
         join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
         where t.project_id = ${projectId}::uuid and t.run_id = any(${asPgArray(runIds)}::text[])`,
+    rawRow,
   );
-  return rows.map((r) => rawRow.parse(r));
+  return rows;
 }
 
 export async function replaceSpanFacts(
@@ -51,11 +51,13 @@ export async function replaceSpanFacts(
 
 /** Every quarantined run, by project. */
 export async function quarantinedRuns(db: Executor): Promise<Map<string, string[]>> {
-  const rows = await queryRows(db, sql`select project_id, run_id from derive_failures`);
+  const rows = await queryRows(
+    db,
+    sql`select project_id, run_id from derive_failures`,
+    z.object({ project_id: column.text, run_id: column.text }),
+  );
   const byProject = new Map<string, string[]>();
-  for (const r of rows) {
-    const projectId = String(r.project_id);
-    byProject.set(projectId, [...(byProject.get(projectId) ?? []), String(r.run_id)]);
-  }
+  for (const r of rows)
+    byProject.set(r.project_id, [...(byProject.get(r.project_id) ?? []), r.run_id]);
   return byProject;
 }

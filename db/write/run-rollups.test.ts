@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../client';
 import journal from '../migrations/meta/_journal.json';
 import { migrateDatabase } from '../migrate';
 import { ensureProject } from '../projects';
-import { queryRows } from '../sql';
+import { rawRows } from '../test-database';
 import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
 import { ROLLUP_TABLES } from './run-rollups';
 import { saveRuns } from './save-runs';
@@ -73,7 +73,7 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
   // Written apart from the maintenance code: buckets by to_char of the UTC time, not date_trunc.
   const direct = async (projectId: string, grain: 'hour' | 'day', columns: string[]) => {
     const keys = columns.map((c) => (c === 'exit_category' ? `${c}::text` : `coalesce(${c}, '')`));
-    return queryRows(
+    return rawRows(
       handle.db,
       sql`select to_char(started_at at time zone 'UTC', ${FORMAT[grain]}) as bucket,
             ${sql.raw(keys.map((k, i) => `${k} as k${i}`).join(', '))},
@@ -90,7 +90,7 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
     columns: string[],
     db = handle.db,
   ) =>
-    queryRows(
+    rawRows(
       db,
       sql`select to_char(bucket at time zone 'UTC', ${FORMAT[grain as 'hour']}) as bucket,
             ${sql.raw(columns.map((c, i) => `${c === 'exit_category' ? `${c}::text` : c} as k${i}`).join(', '))},
@@ -138,15 +138,15 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
 
   it('ends identical whatever order the same final versions arrive in, re-sends included', async () => {
     const finals: Change[] = [
-      { id: 'a', row: runRow('a', { cost_usd: 0.1 }) },
-      { id: 'b', row: runRow('b', { cost_usd: 0.2, started_at_ms: STARTS[2], variant: 'x' }) },
-      { id: 'c', row: runRow('c', { cost_usd: 1 / 3, started_at_ms: STARTS[4], agent: null }) },
+      { id: 'a', row: runRow('a', { costUsd: 0.1 }) },
+      { id: 'b', row: runRow('b', { costUsd: 0.2, startedAtMs: STARTS[2], variant: 'x' }) },
+      { id: 'c', row: runRow('c', { costUsd: 1 / 3, startedAtMs: STARTS[4], agent: null }) },
     ];
     // Runs first seen in one hour and group, then moved by a later derivation, and one removed.
     const early: Change[] = [
-      { id: 'a', row: runRow('a', { cost_usd: 0.05, started_at_ms: STARTS[1], agent: null }) },
-      { id: 'b', row: runRow('b', { exit_category: 'running', started_at_ms: STARTS[3] }) },
-      { id: 'gone', row: runRow('gone', { cost_usd: 5 }) },
+      { id: 'a', row: runRow('a', { costUsd: 0.05, startedAtMs: STARTS[1], agent: null }) },
+      { id: 'b', row: runRow('b', { exitCategory: 'running', startedAtMs: STARTS[3] }) },
+      { id: 'gone', row: runRow('gone', { costUsd: 5 }) },
     ];
     const orders: Change[][][] = [
       [early, finals, [{ id: 'gone', row: null }]],
@@ -184,10 +184,10 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
 
   it('deletes keys their last run leaves, and writes nothing for a no-op re-save', async () => {
     const projectId = await newProject();
-    const row = runRow('only', { cost_usd: 0.5 });
+    const row = runRow('only', { costUsd: 0.5 });
     await save(projectId, [{ id: 'only', row }]);
     const stamps = async () =>
-      queryRows(
+      rawRows(
         handle.db,
         sql`select updated_at::text as at from run_rollups where project_id = ${projectId}::uuid
             union all select updated_at::text from run_category_rollups
@@ -201,7 +201,7 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
     await save(projectId, [{ id: 'only', row }]);
     expect(await stamps()).toEqual(first);
     // Another hour of the same day: the day rows keep their keys, the hour rows move.
-    await save(projectId, [{ id: 'only', row: { ...row, started_at_ms: STARTS[0]! - 3600_000 } }]);
+    await save(projectId, [{ id: 'only', row: { ...row, startedAtMs: STARTS[0]! - 3600_000 } }]);
     await expectMatches(projectId);
     await save(projectId, [{ id: 'only', row: null }]);
     expect(await stamps()).toEqual([]);
@@ -213,11 +213,11 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
       const projectId = await ensureProject(fresh.db, 'upgrade');
       const runs = IDS.map((id, k) =>
         runRow(id, {
-          started_at_ms: STARTS[k % STARTS.length],
+          startedAtMs: STARTS[k % STARTS.length],
           agent: k % 2 ? 'coder' : null,
           variant: k % 3 ? 'v1' : null,
-          exit_category: k % 2 ? 'goal_satisfied' : 'no_progress',
-          cost_usd: 0.1 * k,
+          exitCategory: k % 2 ? 'goal_satisfied' : 'no_progress',
+          costUsd: 0.1 * k,
         }),
       );
       await fresh.db.transaction((tx) => saveRuns(tx, projectId, runs, [], []));
@@ -263,8 +263,8 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
               id: `t${t}-${k}`,
               row: runRow(`t${t}-${k}`, {
                 agent: agents[(k + t) % agents.length]!,
-                started_at_ms: STARTS[(t + k) % 3],
-                cost_usd: 0.01 * (t + 1),
+                startedAtMs: STARTS[(t + k) % 3],
+                costUsd: 0.01 * (t + 1),
               }),
             }))
             .reverse(),
@@ -272,7 +272,7 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
       );
       await Promise.all(work);
       await expectMatches(projectId);
-      const [total] = await queryRows(
+      const [total] = await rawRows(
         handle.db,
         sql`select sum(runs)::int as n from run_category_rollups
             where project_id = ${projectId}::uuid and grain = 'day'`,

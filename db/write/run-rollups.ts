@@ -8,18 +8,28 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { Executor } from '../sql';
-import { asJsonParam, asPgArray, queryRows } from '../sql';
+import { z } from 'zod';
+import { asJsonParam, asPgArray, column, queryRows } from '../sql';
 
 /** The touched runs' share of one (hour, category, agent, variant); cost as exact decimal text. */
-export interface RunContribution {
+const contributionRow = z.object({
   /** Start of the UTC hour, ISO 8601. */
-  hour: string;
-  exit_category: string;
-  agent: string;
-  variant: string;
-  runs: number;
-  cost_usd: string;
-}
+  hour: column.text,
+  exit_category: column.text,
+  agent: column.text,
+  variant: column.text,
+  runs: column.number,
+  cost_usd: column.text,
+});
+export type RunContribution = z.output<typeof contributionRow>;
+const emptiedKey = z.object({
+  tbl: column.text,
+  grain: column.text,
+  bucket: column.text,
+  exit_category: column.textOrNull,
+  agent: column.text,
+  variant: column.text,
+});
 
 // The one definition of a run's key and contribution (the migration's backfill repeats it): the
 // UTC hour of started_at, and '' for a missing name.
@@ -45,15 +55,9 @@ export async function runContributions(
         from (select ${CONTRIBUTION} from runs
               where project_id = ${projectId}::uuid and id = any(${asPgArray(runIds)}::text[])
               group by 1, 2, 3, 4) c`,
+    contributionRow,
   );
-  return rows.map((r) => ({
-    hour: String(r.hour),
-    exit_category: String(r.exit_category),
-    agent: String(r.agent),
-    variant: String(r.variant),
-    runs: Number(r.runs),
-    cost_usd: String(r.cost_usd),
-  }));
+  return rows;
 }
 
 interface RollupTable {
@@ -132,17 +136,10 @@ export async function applyRunRollupDelta(
       where runs <= 0
     union all
     select 'run_agent_rollups', grain, bucket, null, agent, variant from w_agent where runs <= 0`,
+    emptiedKey,
   );
   for (const table of ROLLUP_TABLES) {
-    const keys = emptied
-      .filter((r) => r.tbl === table.name)
-      .map((r) => ({
-        grain: String(r.grain),
-        bucket: String(r.bucket),
-        exit_category: r.exit_category === null ? null : String(r.exit_category),
-        agent: String(r.agent),
-        variant: String(r.variant),
-      }));
+    const keys = emptied.filter((r) => r.tbl === table.name).map(({ tbl: _, ...key }) => key);
     if (keys.length === 0) continue;
     const matches = table.columns.map((c) =>
       c === 'exit_category'

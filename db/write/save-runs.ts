@@ -1,91 +1,25 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
 import { asJsonParam, asPgArray } from '../sql';
-import type { RunValueProblem } from '../../trajectory/span-facts';
+import type { runs, steps } from '../schema';
 import { applyRunRollupDelta, runContributions } from './run-rollups';
 import { applyRollupDelta, rollupContributions } from './weekly-rollups';
 
 const STEP_CHUNK = 5000;
 
-/** A run's summary columns, as ingest derived them. */
-export interface RunRow {
-  id: string;
-  trace_ids: string[];
-  root_span_id: string | null;
-  agent: string | null;
-  variant: string | null;
-  goal: string | null;
-  exit_reason: string | null;
-  exit_reason_source: string | null;
-  exit_detail: string | null;
-  exit_category: string;
-  exit_kind: string | null;
-  verification: string;
-  verified_units: number;
-  escalation: string | null;
-  max_steps: number | null;
-  max_usd: number | null;
-  wall_clock_ms: number | null;
-  progress_direction: string;
-  started_at_ms: number;
-  ended_at_ms: number | null;
-  duration_ms: number | null;
-  last_span_end_ms: number;
-  step_count: number;
-  span_count: number;
-  cost_usd: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  model: string | null;
-  unpriced_models: string[];
-  repeat_step: number | null;
-  repeat_of: number | null;
-  revisit_step: number | null;
-  revisit_of: number | null;
-  revisit_cycle: number | null;
-  stall_step: number | null;
-  tool_circuit_step: number | null;
-  tool_circuit_tool: string | null;
-  fabricated_success: boolean;
-  unexplained_stop: boolean;
-  fragment: boolean;
-  wasted_usd: number;
-  first_signal_step: number | null;
-  value_problem_count: number;
-  value_problems: RunValueProblem[];
-}
+/**
+ * A run's summary columns as derivation computes them: the runs table's insert row, with times
+ * as epoch milliseconds (the statement turns them into timestamps).
+ */
+export type RunRow = Required<
+  Omit<
+    typeof runs.$inferInsert,
+    'projectId' | 'startedAt' | 'endedAt' | 'lastReceivedAt' | 'updatedAt'
+  >
+> & { startedAtMs: number; endedAtMs: number | null };
 
-export interface StepRow {
-  run_id: string;
-  ordinal: number;
-  index: number;
-  trace_id: string;
-  span_id: string;
-  name: string;
-  start_ms: number;
-  duration_ms: number | null;
-  action: string | null;
-  action_args: string | null;
-  action_hash: string | null;
-  state_hash: string | null;
-  result: string | null;
-  result_hash: string | null;
-  progress: number | null;
-  verdict: string | null;
-  verdict_source: string | null;
-  verdict_fields: Record<string, boolean> | null;
-  error_class: string | null;
-  cost_usd: number;
-  input_tokens: number;
-  output_tokens: number;
-  context_tokens: number | null;
-  signals: string[];
-  repeat_of: number | null;
-  revisit_of: number | null;
-  revisit_cycle: number | null;
-  stall_since: number | null;
-}
+/** A step row as derivation computes it: the steps table's insert row. */
+export type StepRow = Required<Omit<typeof steps.$inferInsert, 'projectId'>>;
 
 /**
  * Replaces the summary rows and steps of the given runs; runs left without spans are removed.
@@ -128,27 +62,27 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       revisit_cycle, stall_step, tool_circuit_step, tool_circuit_tool, fabricated_success,
       unexplained_stop, fragment, wasted_usd, first_signal_step, value_problem_count,
       value_problems, last_received_at, updated_at)
-    select ${projectId}::uuid, x.id, array(select jsonb_array_elements_text(x.trace_ids)),
-      x.root_span_id, x.agent, x.variant, x.goal, x.exit_reason, x.exit_reason_source, x.exit_detail,
-      x.exit_category::exit_category, x.exit_kind, x.verification::verification, x.verified_units,
-      x.escalation, x.max_steps, x.max_usd, x.wall_clock_ms, x.progress_direction,
-      to_timestamp(x.started_at_ms / 1000.0), to_timestamp(x.ended_at_ms / 1000.0), x.duration_ms,
-      x.last_span_end_ms, x.step_count, x.span_count, x.cost_usd, x.input_tokens, x.output_tokens,
-      x.cache_read_tokens, x.model, array(select jsonb_array_elements_text(x.unpriced_models)),
-      x.repeat_step, x.repeat_of, x.revisit_step, x.revisit_of, x.revisit_cycle, x.stall_step,
-      x.tool_circuit_step, x.tool_circuit_tool, x.fabricated_success, x.unexplained_stop, x.fragment,
-      x.wasted_usd, x.first_signal_step, x.value_problem_count, x.value_problems, now(), now()
-    from jsonb_to_recordset(${asJsonParam(runs)}::jsonb) as x(id text, trace_ids jsonb,
-      root_span_id text, agent text, variant text, goal text, exit_reason text,
-      exit_reason_source text, exit_detail text, exit_category text, exit_kind text,
-      verification text, verified_units float8, escalation text, max_steps float8, max_usd float8,
-      wall_clock_ms float8, progress_direction text, started_at_ms float8, ended_at_ms float8,
-      duration_ms float8, last_span_end_ms float8, step_count int, span_count int, cost_usd float8,
-      input_tokens bigint, output_tokens bigint, cache_read_tokens bigint, model text,
-      unpriced_models jsonb, repeat_step int, repeat_of int, revisit_step int, revisit_of int,
-      revisit_cycle int, stall_step int, tool_circuit_step int, tool_circuit_tool text,
-      fabricated_success boolean, unexplained_stop boolean, fragment boolean, wasted_usd float8,
-      first_signal_step int, value_problem_count int, value_problems jsonb)
+    select ${projectId}::uuid, x.id, array(select jsonb_array_elements_text(x."traceIds")),
+      x."rootSpanId", x.agent, x.variant, x.goal, x."exitReason", x."exitReasonSource", x."exitDetail",
+      x."exitCategory"::exit_category, x."exitKind", x.verification::verification, x."verifiedUnits",
+      x.escalation, x."maxSteps", x."maxUsd", x."wallClockMs", x."progressDirection",
+      to_timestamp(x."startedAtMs" / 1000.0), to_timestamp(x."endedAtMs" / 1000.0), x."durationMs",
+      x."lastSpanEndMs", x."stepCount", x."spanCount", x."costUsd", x."inputTokens", x."outputTokens",
+      x."cacheReadTokens", x.model, array(select jsonb_array_elements_text(x."unpricedModels")),
+      x."repeatStep", x."repeatOf", x."revisitStep", x."revisitOf", x."revisitCycle", x."stallStep",
+      x."toolCircuitStep", x."toolCircuitTool", x."fabricatedSuccess", x."unexplainedStop", x.fragment,
+      x."wastedUsd", x."firstSignalStep", x."valueProblemCount", x."valueProblems", now(), now()
+    from jsonb_to_recordset(${asJsonParam(runs)}::jsonb) as x(id text, "traceIds" jsonb,
+      "rootSpanId" text, agent text, variant text, goal text, "exitReason" text,
+      "exitReasonSource" text, "exitDetail" text, "exitCategory" text, "exitKind" text,
+      verification text, "verifiedUnits" float8, escalation text, "maxSteps" float8, "maxUsd" float8,
+      "wallClockMs" float8, "progressDirection" text, "startedAtMs" float8, "endedAtMs" float8,
+      "durationMs" float8, "lastSpanEndMs" float8, "stepCount" int, "spanCount" int, "costUsd" float8,
+      "inputTokens" bigint, "outputTokens" bigint, "cacheReadTokens" bigint, model text,
+      "unpricedModels" jsonb, "repeatStep" int, "repeatOf" int, "revisitStep" int, "revisitOf" int,
+      "revisitCycle" int, "stallStep" int, "toolCircuitStep" int, "toolCircuitTool" text,
+      "fabricatedSuccess" boolean, "unexplainedStop" boolean, fragment boolean, "wastedUsd" float8,
+      "firstSignalStep" int, "valueProblemCount" int, "valueProblems" jsonb)
     on conflict (project_id, id) do update set
       trace_ids = excluded.trace_ids, root_span_id = excluded.root_span_id, agent = excluded.agent,
       variant = excluded.variant, goal = excluded.goal, exit_reason = excluded.exit_reason,
@@ -188,17 +122,17 @@ async function insertSteps(
       duration_ms, action, action_args, action_hash, state_hash, result, result_hash, progress,
       verdict, verdict_source, verdict_fields, error_class, cost_usd, input_tokens, output_tokens,
       context_tokens, signals, repeat_of, revisit_of, revisit_cycle, stall_since)
-    select ${projectId}::uuid, x.run_id, x.ordinal, x.index, x.trace_id, x.span_id, x.name,
-      x.start_ms, x.duration_ms, x.action, x.action_args, x.action_hash, x.state_hash, x.result,
-      x.result_hash, x.progress, x.verdict, x.verdict_source, x.verdict_fields, x.error_class,
-      x.cost_usd, x.input_tokens, x.output_tokens, x.context_tokens,
-      array(select jsonb_array_elements_text(x.signals)), x.repeat_of, x.revisit_of,
-      x.revisit_cycle, x.stall_since
-    from jsonb_to_recordset(${asJsonParam(steps)}::jsonb) as x(run_id text, ordinal int, index int,
-      trace_id text, span_id text, name text, start_ms float8, duration_ms float8, action text,
-      action_args text, action_hash text, state_hash text, result text, result_hash text,
-      progress float8, verdict text, verdict_source text, verdict_fields jsonb, error_class text,
-      cost_usd float8, input_tokens bigint, output_tokens bigint, context_tokens bigint,
-      signals jsonb, repeat_of int, revisit_of int, revisit_cycle int, stall_since int)
+    select ${projectId}::uuid, x."runId", x.ordinal, x.index, x."traceId", x."spanId", x.name,
+      x."startMs", x."durationMs", x.action, x."actionArgs", x."actionHash", x."stateHash", x.result,
+      x."resultHash", x.progress, x.verdict, x."verdictSource", x."verdictFields", x."errorClass",
+      x."costUsd", x."inputTokens", x."outputTokens", x."contextTokens",
+      array(select jsonb_array_elements_text(x.signals)), x."repeatOf", x."revisitOf",
+      x."revisitCycle", x."stallSince"
+    from jsonb_to_recordset(${asJsonParam(steps)}::jsonb) as x("runId" text, ordinal int, index int,
+      "traceId" text, "spanId" text, name text, "startMs" float8, "durationMs" float8, action text,
+      "actionArgs" text, "actionHash" text, "stateHash" text, result text, "resultHash" text,
+      progress float8, verdict text, "verdictSource" text, "verdictFields" jsonb, "errorClass" text,
+      "costUsd" float8, "inputTokens" bigint, "outputTokens" bigint, "contextTokens" bigint,
+      signals jsonb, "repeatOf" int, "revisitOf" int, "revisitCycle" int, "stallSince" int)
   `);
 }

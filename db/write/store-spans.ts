@@ -1,28 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
+import type { spans } from '../schema';
 import { asJsonParam } from '../sql';
 
-export interface SpanRow {
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
-  name: string;
-  kind: number;
-  start_ms: number;
-  end_ms: number | null;
-  status_code: number;
-  status_message: string;
-  attributes: unknown;
-  events: unknown;
-  resource: unknown;
-  scope_name: string;
-  facts: unknown;
-}
+/** A span as ingest stores it: the spans table's insert row. */
+export type SpanRow = Required<Omit<typeof spans.$inferInsert, 'projectId' | 'receivedAt'>>;
 
 /**
  * One statement for the whole batch. A span sent again is stored once; a later copy completes an
  * earlier one (an end time, more attributes, an error status) and never erases what it had.
- * Rows must come sorted by (trace_id, span_id) so concurrent batches lock rows in one order.
+ * Rows must come sorted by (traceId, spanId) so concurrent batches lock rows in one order.
  */
 export async function storeSpans(
   tx: Executor,
@@ -33,13 +20,13 @@ export async function storeSpans(
   await tx.execute(sql`
     insert into spans (project_id, trace_id, span_id, parent_span_id, name, kind, start_ms, end_ms,
       status_code, status_message, attributes, events, resource, scope_name, facts, received_at)
-    select ${projectId}::uuid, x.trace_id, x.span_id, x.parent_span_id, x.name, x.kind, x.start_ms,
-      x.end_ms, x.status_code, x.status_message, x.attributes, x.events, x.resource, x.scope_name,
+    select ${projectId}::uuid, x."traceId", x."spanId", x."parentSpanId", x.name, x.kind, x."startMs",
+      x."endMs", x."statusCode", x."statusMessage", x.attributes, x.events, x.resource, x."scopeName",
       x.facts, now()
-    from jsonb_to_recordset(${asJsonParam(rows)}::jsonb) as x(trace_id text, span_id text,
-      parent_span_id text, name text, kind smallint, start_ms float8, end_ms float8,
-      status_code smallint, status_message text, attributes jsonb, events jsonb, resource jsonb,
-      scope_name text, facts jsonb)
+    from jsonb_to_recordset(${asJsonParam(rows)}::jsonb) as x("traceId" text, "spanId" text,
+      "parentSpanId" text, name text, kind smallint, "startMs" float8, "endMs" float8,
+      "statusCode" smallint, "statusMessage" text, attributes jsonb, events jsonb, resource jsonb,
+      "scopeName" text, facts jsonb)
     on conflict (project_id, trace_id, span_id) do update set
       parent_span_id = coalesce(excluded.parent_span_id, spans.parent_span_id),
       name = excluded.name,

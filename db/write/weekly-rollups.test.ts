@@ -7,7 +7,7 @@ import { isoWeekOfDate } from '../../trajectory/report-weeks';
 import type { DatabaseHandle } from '../client';
 import { migrateDatabase } from '../migrate';
 import { ensureProject } from '../projects';
-import { queryRows } from '../sql';
+import { rawRows } from '../test-database';
 import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
 import { saveRuns } from './save-runs';
 import type { RunRow } from './save-runs';
@@ -24,7 +24,7 @@ const STARTS = [
 ];
 
 const runRow = (id: string, o: Partial<RunRow> = {}): RunRow =>
-  testRunRow(id, STARTS[0]!, { exit_category: 'running', ...o });
+  testRunRow(id, STARTS[0]!, { exitCategory: 'running', ...o });
 
 /** One version of a run as a derivation could store it, or its removal. */
 const version = (id: string) =>
@@ -47,16 +47,16 @@ const version = (id: string) =>
         .map((v) => ({
           id,
           row: runRow(id, {
-            started_at_ms: v.started_at_ms,
+            startedAtMs: v.started_at_ms,
             agent: v.agent,
             variant: v.variant,
             model: v.model,
             verification: v.verified ? 'verified' : 'unverified',
-            verified_units: v.verified ? v.verified_units : 0,
-            cost_usd: v.cost_usd,
-            wasted_usd: v.wasted_usd,
-            unpriced_models: v.unpriced ? ['mystery-model'] : [],
-            step_count: v.step_count,
+            verifiedUnits: v.verified ? v.verified_units : 0,
+            costUsd: v.cost_usd,
+            wastedUsd: v.wasted_usd,
+            unpricedModels: v.unpriced ? ['mystery-model'] : [],
+            stepCount: v.step_count,
           }),
         })),
     },
@@ -87,7 +87,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
 
   // Written apart from the maintenance code: weeks by to_char's ISO fields, not date_trunc.
   const direct = async (projectId: string) =>
-    queryRows(
+    rawRows(
       handle.db,
       sql`select to_char(started_at at time zone 'UTC', 'IYYY-"W"IW') as week,
             coalesce(agent, '') as agent, coalesce(variant, '') as variant,
@@ -103,7 +103,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
     );
   const rollup = async (projectId: string) =>
     (
-      await queryRows(
+      await rawRows(
         handle.db,
         sql`select to_char(week_start, 'YYYY-MM-DD') as week_start, agent, variant, model, runs,
               verified_runs, trim_scale(verified_units)::text as verified_units,
@@ -141,16 +141,16 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
 
   it('ends identical whatever order the same final versions arrive in, re-sends included', async () => {
     const finals: Change[] = [
-      { id: 'a', row: runRow('a', { cost_usd: 0.1, verification: 'verified', verified_units: 2 }) },
-      { id: 'b', row: runRow('b', { cost_usd: 0.2, started_at_ms: STARTS[2], model: 'gpt-4o' }) },
-      { id: 'c', row: runRow('c', { cost_usd: 1 / 3, started_at_ms: STARTS[4], variant: 'x' }) },
+      { id: 'a', row: runRow('a', { costUsd: 0.1, verification: 'verified', verifiedUnits: 2 }) },
+      { id: 'b', row: runRow('b', { costUsd: 0.2, startedAtMs: STARTS[2], model: 'gpt-4o' }) },
+      { id: 'c', row: runRow('c', { costUsd: 1 / 3, startedAtMs: STARTS[4], variant: 'x' }) },
     ];
     // A run first seen in one week and group, then moved by a later derivation (its root
     // arrived with an earlier start and the real agent), and a run that is removed.
     const early: Change[] = [
-      { id: 'a', row: runRow('a', { cost_usd: 0.05, started_at_ms: STARTS[1], agent: null }) },
-      { id: 'b', row: runRow('b', { cost_usd: 0.7, started_at_ms: STARTS[3] }) },
-      { id: 'gone', row: runRow('gone', { cost_usd: 5 }) },
+      { id: 'a', row: runRow('a', { costUsd: 0.05, startedAtMs: STARTS[1], agent: null }) },
+      { id: 'b', row: runRow('b', { costUsd: 0.7, startedAtMs: STARTS[3] }) },
+      { id: 'gone', row: runRow('gone', { costUsd: 5 }) },
     ];
     const orders: Change[][][] = [
       [early, finals, [{ id: 'gone', row: null }]],
@@ -175,10 +175,10 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
 
   it('deletes a key when its last run leaves it, and writes nothing for a no-op re-save', async () => {
     const projectId = await newProject();
-    const row = runRow('only', { cost_usd: 0.5 });
+    const row = runRow('only', { costUsd: 0.5 });
     await save(projectId, [{ id: 'only', row }]);
     const stamp = async () =>
-      queryRows(
+      rawRows(
         handle.db,
         sql`select updated_at::text as at from weekly_rollups where project_id = ${projectId}::uuid`,
       );
@@ -198,18 +198,18 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
       const projectId = await ensureProject(fresh.db, 'upgrade');
       const runs = IDS.map((id, k) =>
         runRow(id, {
-          started_at_ms: STARTS[k % STARTS.length],
+          startedAtMs: STARTS[k % STARTS.length],
           agent: k % 2 ? 'coder' : null,
-          cost_usd: 0.1 * k,
+          costUsd: 0.1 * k,
           verification: k % 3 ? 'verified' : 'unverified',
-          verified_units: k % 3 ? k : 0,
-          unpriced_models: k === 4 ? ['m'] : [],
-          step_count: k,
+          verifiedUnits: k % 3 ? k : 0,
+          unpricedModels: k === 4 ? ['m'] : [],
+          stepCount: k,
         }),
       );
       await fresh.db.transaction((tx) => saveRuns(tx, projectId, runs, [], []));
       const read = () =>
-        queryRows(
+        rawRows(
           fresh.db,
           sql`select week_start::text as week_start, agent, variant, model, runs, verified_runs,
                 trim_scale(verified_units)::text as verified_units,
@@ -251,8 +251,8 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
               id: `t${t}-${k}`,
               row: runRow(`t${t}-${k}`, {
                 agent: agents[(k + t) % agents.length]!,
-                started_at_ms: STARTS[(t + k) % 2],
-                cost_usd: 0.01 * (t + 1),
+                startedAtMs: STARTS[(t + k) % 2],
+                costUsd: 0.01 * (t + 1),
               }),
             }))
             .reverse(),

@@ -5,22 +5,31 @@
 // changes nothing takes no rollup lock). Keys left with no runs are deleted.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
-import { asJsonParam, asPgArray, queryRows } from '../sql';
+import { z } from 'zod';
+import { asJsonParam, asPgArray, column, queryRows } from '../sql';
 
 /** A rollup key's share of the touched runs, numerics as exact decimal text. */
-export interface RollupContribution {
-  week_start: string;
-  agent: string;
-  variant: string;
-  model: string;
-  runs: number;
-  verified_runs: number;
-  verified_units: string;
-  cost_usd: string;
-  wasted_usd: string;
-  unpriced_runs: number;
-  step_count: string;
-}
+const contributionRow = z.object({
+  week_start: column.text,
+  agent: column.text,
+  variant: column.text,
+  model: column.text,
+  runs: column.number,
+  verified_runs: column.number,
+  verified_units: column.text,
+  cost_usd: column.text,
+  wasted_usd: column.text,
+  unpriced_runs: column.number,
+  step_count: column.text,
+});
+export type RollupContribution = z.output<typeof contributionRow>;
+const rollupKey = z.object({
+  week_start: column.text,
+  agent: column.text,
+  variant: column.text,
+  model: column.text,
+  runs: column.number,
+});
 
 // The one definition of a run's rollup key and contribution (the migration's backfill repeats
 // it): the ISO week of started_at at UTC, and '' for a missing name.
@@ -51,20 +60,9 @@ export async function rollupContributions(
         from (select ${CONTRIBUTION} from runs
               where project_id = ${projectId}::uuid and id = any(${asPgArray(runIds)}::text[])
               group by 1, 2, 3, 4) c`,
+    contributionRow,
   );
-  return rows.map((r) => ({
-    week_start: String(r.week_start),
-    agent: String(r.agent),
-    variant: String(r.variant),
-    model: String(r.model),
-    runs: Number(r.runs),
-    verified_runs: Number(r.verified_runs),
-    verified_units: String(r.verified_units),
-    cost_usd: String(r.cost_usd),
-    wasted_usd: String(r.wasted_usd),
-    unpriced_runs: Number(r.unpriced_runs),
-    step_count: String(r.step_count),
-  }));
+  return rows;
 }
 
 /**
@@ -123,15 +121,9 @@ export async function applyRollupDelta(
       step_count = weekly_rollups.step_count + excluded.step_count,
       updated_at = excluded.updated_at
     returning to_char(week_start, 'YYYY-MM-DD') as week_start, agent, variant, model, runs`,
+    rollupKey,
   );
-  const emptied = written
-    .filter((r) => Number(r.runs) <= 0)
-    .map((r) => ({
-      week_start: String(r.week_start),
-      agent: String(r.agent),
-      variant: String(r.variant),
-      model: String(r.model),
-    }));
+  const emptied = written.filter((r) => r.runs <= 0).map(({ runs: _, ...key }) => key);
   if (emptied.length === 0) return;
   await tx.execute(sql`
     delete from weekly_rollups w

@@ -3,7 +3,7 @@
 // other project) keeps answering.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '@/db/sql';
+import { rawRows } from '@/db/test-database';
 import { TEST_DATABASE_KINDS } from '@/db/test-database';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
@@ -114,7 +114,7 @@ describe.each(TEST_DATABASE_KINDS)('values past every edge, on %s', (kind) => {
       expect(response.status, name).toBe(200);
     }
     await server.settle();
-    const rows = await queryRows(
+    const rows = await rawRows(
       server.database.db,
       sql`select agent, value_problem_count, value_problems from runs
           where project_id = ${server.projectId}::uuid order by agent`,
@@ -126,7 +126,7 @@ describe.each(TEST_DATABASE_KINDS)('values past every edge, on %s', (kind) => {
       expect(problems[0]?.problem).toMatch(/stored as unknown/);
       expect(problems[0]?.spanId).toMatch(/^[0-9a-f]{16}$/);
     }
-    const failures = await queryRows(server.database.db, sql`select * from derive_failures`);
+    const failures = await rawRows(server.database.db, sql`select * from derive_failures`);
     expect(failures).toEqual([]);
   });
 

@@ -16,7 +16,7 @@ import {
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { capRuns } from '@/db/read/cap-runs';
 import { compareVariants } from '@/db/read/variant-comparison';
-import { queryRows } from '@/db/sql';
+import { rawRows } from '@/db/test-database';
 import { TEST_DATABASE_KINDS } from '@/db/test-database';
 import { emitRun } from '@/e2e/support/scenarios';
 import type { RunSpec, StepSpec } from '@/e2e/support/scenarios';
@@ -139,7 +139,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly report API on %s', (kind) => {
   /** The rollup next to the runs summed directly (weeks by to_char's ISO fields). */
   const rollupMatchesRuns = async () => {
     await server.settle();
-    const direct = await queryRows(
+    const direct = await rawRows(
       server.database.db,
       sql`select to_char(started_at at time zone 'UTC', 'IYYY-"W"IW') as week,
             coalesce(agent, '') as agent, coalesce(variant, '') as variant,
@@ -152,7 +152,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly report API on %s', (kind) => {
           from runs where project_id = ${server.projectId}::uuid
           group by 1, 2, 3, 4 order by 1, 2, 3, 4`,
     );
-    const rollup = await queryRows(
+    const rollup = await rawRows(
       server.database.db,
       sql`select to_char(week_start, 'IYYY-"W"IW') as week, agent, variant, model, runs,
             verified_runs, trim_scale(verified_units)::text as verified_units,
