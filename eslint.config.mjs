@@ -3,7 +3,6 @@ import nextTs from 'eslint-config-next/typescript';
 import tseslint from 'typescript-eslint';
 import { layerConfigs } from './eslint/layers.mjs';
 
-
 export default tseslint.config(
   {
     ignores: [
