@@ -37,6 +37,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'e2e/artifacts/**',
+      'conformance/frameworks/*/node_modules/**',
     ],
   },
   ...nextVitals,
