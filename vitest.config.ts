@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
   test: {
-    include: ['{trajectory,ingest,db,server,kit,samples,bench,app,components,lib}/**/*.test.ts'],
+    include: [
+      '{trajectory,ingest,db,server,kit,samples,bench,app,components,lib}/**/*.test.ts',
+      'conformance/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
