@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const frameworksDir = join(dirname(fileURLToPath(import.meta.url)), 'frameworks');
 const wanted = process.argv.slice(2);
-const projects = readdirSync(frameworksDir).filter((name) => !wanted.length || wanted.includes(name));
+const projects = readdirSync(frameworksDir).filter(
+  (name) => !wanted.length || wanted.includes(name),
+);
 const failed = [];
 for (const project of projects) {
   const cwd = join(frameworksDir, project);
