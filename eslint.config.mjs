@@ -15,6 +15,7 @@ export default tseslint.config(
       'playwright-report/**',
       'e2e/artifacts/**',
       'kit/dist/**',
+      'conformance/frameworks/*/node_modules/**',
     ],
   },
   ...nextVitals,

@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: [
       '{eslint,trajectory,ingest,derive,db,server,kit,samples,bench,app,components,lib}/**/*.test.ts',
+      'conformance/*.test.ts',
     ],
     environment: 'node',
     testTimeout: 60_000,

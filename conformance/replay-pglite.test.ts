@@ -1,0 +1,3 @@
+import { describeReplay } from './replay-suite';
+
+describeReplay('pglite');
