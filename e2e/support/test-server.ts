@@ -3,7 +3,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { createApiKey, ensureProject } from '../../db/projects';
 import { createTestDatabase } from '../../db/test-database';
 import type { TestDatabaseKind } from '../../db/test-database';
@@ -21,51 +24,44 @@ type Handler = (
   context: { params: Promise<Record<string, string>> },
 ) => Promise<Response>;
 interface Route {
-  method: string;
   pattern: RegExp;
-  load: () => Promise<Handler>;
+  module: string;
 }
 
-const route = (method: string, pattern: RegExp, load: () => Promise<unknown>): Route => ({
-  method,
-  pattern,
-  load: load as () => Promise<Handler>,
-});
+const APP = fileURLToPath(new URL('../../app', import.meta.url));
 
-const ROUTES: Route[] = [
-  route('POST', /^\/v1\/traces$/, async () => (await import('../../app/v1/traces/route')).POST),
-  route('GET', /^\/api\/health$/, async () => (await import('../../app/api/health/route')).GET),
-  route(
-    'GET',
-    /^\/api\/v1\/exit-reasons$/,
-    async () => (await import('../../app/api/v1/exit-reasons/route')).GET,
-  ),
-  route('GET', /^\/api\/v1\/runs$/, async () => (await import('../../app/api/v1/runs/route')).GET),
-  route(
-    'GET',
-    /^\/api\/v1\/runs\/(?<runId>[^/]+)$/,
-    async () => (await import('../../app/api/v1/runs/[runId]/route')).GET,
-  ),
-  route(
-    'GET',
-    /^\/api\/v1\/runs\/(?<runId>[^/]+)\/steps$/,
-    async () => (await import('../../app/api/v1/runs/[runId]/steps/route')).GET,
-  ),
-  route(
-    'POST',
-    /^\/api\/v1\/guard$/,
-    async () => (await import('../../app/api/v1/guard/route')).POST,
-  ),
-  route(
-    'GET',
-    /^\/api\/v1\/reports\/weekly$/,
-    async () => (await import('../../app/api/v1/reports/weekly/route')).GET,
-  ),
-];
-
-export function addTestRoute(route: Route): void {
-  ROUTES.push(route);
+/**
+ * The app's own route handlers, found as Next finds them: every `route.ts` under app/, its path
+ * from the folders (`[param]` a segment, `(group)` none). No second route table to drift.
+ */
+function discoverRoutes(): Route[] {
+  const routes: { route: Route; dynamic: number }[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        const name = entry.name;
+        if (name.startsWith('_') || name === 'node_modules') continue;
+        walk(path.join(dir, name), /^\(.*\)$/.test(name) ? segments : [...segments, name]);
+      } else if (entry.name === 'route.ts') {
+        const source = segments
+          .map((seg) => {
+            const param = /^\[(\w+)\]$/.exec(seg)?.[1];
+            return param ? `(?<${param}>[^/]+)` : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+          })
+          .join('/');
+        routes.push({
+          route: { pattern: new RegExp(`^/${source}$`), module: path.join(dir, entry.name) },
+          dynamic: segments.filter((seg) => seg.startsWith('[')).length,
+        });
+      }
+    }
+  };
+  walk(APP, []);
+  // A fixed segment wins over a parameter at the same place, as in Next.
+  return routes.sort((a, b) => a.dynamic - b.dynamic).map((r) => r.route);
 }
+
+const ROUTES = discoverRoutes();
 
 export interface TestServer {
   url: string;
@@ -156,9 +152,16 @@ export async function startTestServer(
 
 async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const route = ROUTES.find((r) => r.method === req.method && r.pattern.test(url.pathname));
+  const route = ROUTES.find((r) => r.pattern.test(url.pathname));
   if (!route) {
     res.writeHead(404).end();
+    return;
+  }
+  const handler = ((await import(route.module)) as Record<string, Handler | undefined>)[
+    req.method ?? 'GET'
+  ];
+  if (!handler) {
+    res.writeHead(405).end();
     return;
   }
   const groups = url.pathname.match(route.pattern)?.groups ?? {};
@@ -177,7 +180,6 @@ async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     duplex: 'half',
   } as RequestInit);
-  const handler = await route.load();
   const response = await handler(request, { params: Promise.resolve(params) });
   res.writeHead(response.status, Object.fromEntries(response.headers));
   res.end(Buffer.from(await response.arrayBuffer()));

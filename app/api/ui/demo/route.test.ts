@@ -2,7 +2,7 @@
 // /v1/traces under a key it revokes after, answers with what it loaded, and adds nothing twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listApiKeys } from '@/db/projects';
-import { addTestRoute, startTestServer } from '@/e2e/support/test-server';
+import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
 import type { ExitReasonGroup } from '@/lib/api-types';
 import type { DemoSummary } from '@/samples/demo';
@@ -12,11 +12,6 @@ describe('POST /api/ui/demo', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    addTestRoute({
-      method: 'POST',
-      pattern: /^\/api\/ui\/demo$/,
-      load: async () => (await import('./route')).POST,
-    });
     server = await startTestServer('pglite');
     // The route sends to the address this server listens on.
     server.runtime.config = { ...server.runtime.config, port: Number(new URL(server.url).port) };
