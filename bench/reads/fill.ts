@@ -14,7 +14,9 @@ import { openDatabase } from '../../db/client';
 import type { DatabaseHandle } from '../../db/client';
 import { migrateDatabase } from '../../db/migrate';
 import { ensureProject } from '../../db/projects';
-import { rebuildRunRollups } from '../../db/write/run-rollups';
+import { rebuildRollup } from '../../db/write/rollup-delta';
+import { RUN_ROLLUP } from '../../db/write/run-rollups';
+import { WEEKLY_ROLLUP } from '../../db/write/weekly-rollups';
 import { generateRuns, planRuns } from './dataset';
 import type { DatasetSpec } from './dataset';
 import { copyTarget, runLine, stepLine } from './copy-rows';
@@ -129,21 +131,8 @@ export async function fillDataset(bench: BenchDatabase, spec: DatasetSpec): Prom
 export async function rebuildRollups(bench: BenchDatabase, projectId: string): Promise<void> {
   const db = bench.handle.db;
   await db.transaction(async (tx) => {
-    // The backfill of migration 0001_weekly_rollups, which sums as db/write/weekly-rollups.ts.
-    await tx.execute(sql`delete from weekly_rollups where project_id = ${projectId}::uuid`);
-    await tx.execute(sql`
-      insert into weekly_rollups (project_id, week_start, agent, variant, model, runs,
-        verified_runs, verified_units, cost_usd, wasted_usd, unpriced_runs, step_count, updated_at)
-      select project_id, date_trunc('week', started_at at time zone 'UTC')::date,
-        coalesce(agent, ''), coalesce(variant, ''), coalesce(model, ''), count(*)::int,
-        (count(*) filter (where verification = 'verified'))::int,
-        coalesce(sum(verified_units::numeric), 0), coalesce(sum(cost_usd::numeric), 0),
-        coalesce(sum(wasted_usd::numeric), 0),
-        (count(*) filter (where cardinality(unpriced_models) > 0))::int,
-        coalesce(sum(step_count), 0)::bigint, now()
-      from runs where project_id = ${projectId}::uuid
-      group by 1, 2, 3, 4, 5`);
-    await rebuildRunRollups(tx, projectId);
+    await rebuildRollup(tx, WEEKLY_ROLLUP, projectId);
+    await rebuildRollup(tx, RUN_ROLLUP, projectId);
   });
 }
 

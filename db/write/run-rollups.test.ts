@@ -10,7 +10,13 @@ import { migrateDatabase } from '../migrate';
 import { ensureProject } from '../projects';
 import { rawRows } from '../test-database';
 import { TEST_DATABASE_KINDS, createTestDatabase } from '../test-database';
-import { ROLLUP_TABLES } from './run-rollups';
+import { RUN_ROLLUP_TARGETS } from './run-rollups';
+
+// Each rollup table and its key columns after project, grain and bucket.
+const ROLLUP_TABLES = RUN_ROLLUP_TARGETS.map((t) => ({
+  name: t.table,
+  columns: t.keys.slice(2).map((k) => k.name),
+}));
 import { saveRuns } from './save-runs';
 import type { RunRow } from './save-runs';
 import { testRunRow } from './test-run-row';

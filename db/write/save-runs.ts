@@ -2,8 +2,12 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
 import { asJsonParam, asPgArray } from '../sql';
 import type { runs, steps } from '../schema';
-import { applyRunRollupDelta, runContributions } from './run-rollups';
-import { applyRollupDelta, rollupContributions } from './weekly-rollups';
+import { applyDelta, contributionsOf } from './rollup-delta';
+import { RUN_ROLLUP } from './run-rollups';
+import { WEEKLY_ROLLUP } from './weekly-rollups';
+
+/** Every rollup kept current with the runs, in the order their keys are locked. */
+const ROLLUPS = [WEEKLY_ROLLUP, RUN_ROLLUP];
 
 const STEP_CHUNK = 5000;
 
@@ -35,8 +39,8 @@ export async function saveRuns(
 ): Promise<void> {
   const touched = [...runs.map((r) => r.id), ...emptyRunIds];
   if (touched.length === 0) return;
-  const before = await rollupContributions(tx, projectId, touched);
-  const runsBefore = await runContributions(tx, projectId, touched);
+  const before = [];
+  for (const rollup of ROLLUPS) before.push(await contributionsOf(tx, rollup, projectId, touched));
   await tx.execute(sql`delete from steps where project_id = ${projectId}::uuid
     and run_id = any(${asPgArray(touched)}::text[])`);
   if (emptyRunIds.length > 0) {
@@ -48,8 +52,9 @@ export async function saveRuns(
   for (let k = 0; k < steps.length; k += STEP_CHUNK) {
     await insertSteps(tx, projectId, steps.slice(k, k + STEP_CHUNK));
   }
-  await applyRollupDelta(tx, projectId, touched, before);
-  await applyRunRollupDelta(tx, projectId, touched, runsBefore);
+  for (const [k, rollup] of ROLLUPS.entries()) {
+    await applyDelta(tx, rollup, projectId, touched, before[k] ?? []);
+  }
 }
 
 async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow[]): Promise<void> {
