@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { generateApiKey, hashApiKey, keyPrefix, sameHash } from '../lib/api-key';
+import { AppError } from '../lib/app-error';
 import type { Executor } from './sql';
 import { apiKeys, projects } from './schema';
 
@@ -29,14 +30,40 @@ export async function createApiKey(
   return { id: row.id, key, prefix: keyPrefix(key) };
 }
 
+/** What a valid key opens: its project, and the key itself (for per-key limits). */
+export interface KeyScope {
+  projectId: string;
+  keyId: string;
+}
+
 /** The project a key belongs to, or null for an unknown or revoked key. */
 export async function projectForKey(db: Executor, key: string): Promise<string | null> {
+  return (await keyScope(db, key))?.projectId ?? null;
+}
+
+/**
+ * The one check of an API key, for ingest and the read API alike: the scope of `key` (as the
+ * request carried it), or 401 saying what is wrong.
+ */
+export async function authenticateKey(db: Executor, key: string | null): Promise<KeyScope> {
+  if (!key) throw missingKey();
+  const scope = await keyScope(db, key);
+  if (!scope) throw new AppError('unauthorized', 'the API key is unknown or revoked');
+  return scope;
+}
+
+/** A request without a key: 401 before anything else is done for it. */
+export function missingKey(): AppError {
+  return new AppError('unauthorized', 'send Authorization: Bearer <project API key>');
+}
+
+async function keyScope(db: Executor, key: string): Promise<KeyScope | null> {
   const hash = hashApiKey(key);
   const [row] = await db
-    .select({ projectId: apiKeys.projectId, keyHash: apiKeys.keyHash })
+    .select({ id: apiKeys.id, projectId: apiKeys.projectId, keyHash: apiKeys.keyHash })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
-  return row && sameHash(row.keyHash, hash) ? row.projectId : null;
+  return row && sameHash(row.keyHash, hash) ? { projectId: row.projectId, keyId: row.id } : null;
 }
 
 /** Adds the key to project `name` unless it is stored already (start-up with a preset key). */

@@ -1,9 +1,10 @@
 // The process-wide state the route handlers share with the server that booted them. It lives on
 // globalThis because Next bundles route code separately from the server's own modules.
 import type { Database, DatabaseHandle } from '../db/client';
-import { projectForKey } from '../db/projects';
+import { authenticateKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
 import { Deriver, settleRuns } from '../ingest/derive-queue';
+import { EventLoopLoad } from '../ingest/event-loop-load';
 import type { DeriveContext } from '../ingest/derive-runs';
 import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
 import { AppError } from '../lib/app-error';
@@ -19,6 +20,8 @@ export interface Runtime {
   prices: PriceTable;
   settings: LoopSettings;
   admission: Admission;
+  /** How late the event loop runs; absent where nothing watches it (tests). */
+  loopLoad?: EventLoopLoad;
   deriver: Deriver;
   /** Lets the CLI on this machine manage keys while the server holds the PGlite folder. */
   adminToken: string | null;
@@ -43,7 +46,11 @@ export function getRuntime(): Runtime {
 }
 
 export function createAdmission(config: ServerConfig): Admission {
-  return new Admission(config.ingestConcurrency, config.ingestQueue);
+  return new Admission(config.ingest);
+}
+
+export function createLoopLoad(config: ServerConfig): EventLoopLoad | undefined {
+  return config.ingestMaxLagMs > 0 ? new EventLoopLoad(config.ingestMaxLagMs) : undefined;
 }
 
 export function deriveContext(runtime: Runtime): DeriveContext {
@@ -85,11 +92,18 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
   const runtime = getRuntime();
   return {
     database: requireDatabase,
-    authenticate: (key) => projectForKey(requireDatabase(), key),
+    authenticate: (key) => authenticateKey(requireDatabase(), key),
     afterCommit: () => runtime.deriver.kick(),
-    backlogged: () => runtime.deriver.backlog > runtime.config.deriveBacklog,
+    overloaded: () =>
+      runtime.deriver.backlog > runtime.config.deriveBacklog
+        ? `${runtime.deriver.backlog} runs wait to be derived`
+        : (runtime.loopLoad?.overload() ?? null),
     admission: runtime.admission,
-    maxBodyBytes: runtime.config.maxBodyBytes,
+    body: {
+      maxBytes: runtime.config.maxBodyBytes,
+      timeoutMs: runtime.config.bodyTimeoutMs,
+      minBytesPerSecond: runtime.config.bodyMinBytesPerSecond,
+    },
     log: runtime.log,
   };
 }

@@ -20,7 +20,11 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   const app = next({ dev: options.dev, dir: root, hostname: config.host, port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createServer((req, res) => {
+  // Node's own limit on receiving a whole request (300 s by default) backs the ingest body
+  // deadline for every route: a request trickling its body cannot hold a connection for long.
+  const requestTimeout = Math.max(30_000, config.bodyTimeoutMs + 15_000);
+  const timeouts = { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout) };
+  const server = createServer(timeouts, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(`request failed: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(500).end();
