@@ -82,8 +82,7 @@ export class Admission {
    */
   enter(overload: string | null = null): AdmissionTicket {
     const { concurrency, queue, maxWaitMs } = this.limits;
-    // A lone request is worth taking whatever the load: refusing it would shed nothing.
-    if (overload !== null && this.tickets > 0) throw refusal(overload, this.retryAfterSeconds());
+    if (overload !== null) throw refusal(overload, this.retryAfterSeconds());
     if (this.tickets >= concurrency + queue) {
       throw refusal('ingest is at capacity', this.retryAfterSeconds());
     }

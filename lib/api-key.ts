@@ -17,6 +17,16 @@ export function keyPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX.length + 6);
 }
 
+/**
+ * Two secrets compared in constant time, whatever their lengths and characters: compared as
+ * digests, so a header with a non-ASCII byte is a mismatch, not a length error.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given, 'utf8').digest();
+  const b = createHash('sha256').update(expected, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
 export function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
   const right = Buffer.from(b, 'hex');

@@ -1,11 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   createSessionToken,
   dashboardDoor,
   isLoopback,
   passwordMatches,
+  revokeSessionToken,
   safeNextPath,
   SESSION_TTL_MS,
+  SessionRevocations,
   verifySessionToken,
 } from './dashboard-session';
 
@@ -51,11 +56,38 @@ describe('the dashboard door', () => {
 
   it.each([
     ['/runs/abc?step=3', '/runs/abc?step=3'],
+    ['/runs/a%2Fb?project=x#s', '/runs/a%2Fb?project=x#s'],
     ['//evil.example/x', '/'],
     ['https://evil.example/', '/'],
     ['/\\evil.example', '/'],
+    ['\\\\evil.example', '/'],
+    ['/%09/evil.example/x', '/'],
+    ['/\t/evil.example/x', '/'],
+    ['/\n/evil.example', '/'],
+    ['/\r\n/evil.example', '/'],
+    ['\t//evil.example', '/'],
+    ['/%2F%2Fevil.example', '/'],
+    ['/%252F%252Fevil.example', '/'],
+    ['/%5Cevil.example', '/'],
+    ['/.//evil.example', '/'],
+    ['/%ZZ', '/'],
     [null, '/'],
-  ])('after login goes to %s → %s', (next, expected) => {
+  ])('after login goes to %j → %s', (next, expected) => {
     expect(safeNextPath(next)).toBe(expected);
+  });
+
+  it('a revoked session stops opening the door at once, and stays revoked after a restart', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'loopscope-sessions-')), 'revoked');
+    const revoked = new SessionRevocations(file);
+    const token = createSessionToken('pw-one-123456');
+    const other = createSessionToken('pw-one-123456');
+    expect(verifySessionToken(token, 'pw-one-123456', Date.now(), revoked)).toBe(true);
+    revokeSessionToken(token, 'pw-one-123456', revoked);
+    expect(verifySessionToken(token, 'pw-one-123456', Date.now(), revoked)).toBe(false);
+    expect(verifySessionToken(other, 'pw-one-123456', Date.now(), revoked)).toBe(true);
+    // A new process reads the same folder: the revocation holds.
+    const afterRestart = new SessionRevocations(file);
+    expect(verifySessionToken(token, 'pw-one-123456', Date.now(), afterRestart)).toBe(false);
+    expect(verifySessionToken(other, 'pw-one-123456', Date.now(), afterRestart)).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 // The dashboard's door. On loopback it is open; bound to any other address it needs the
-// operator's password, and a session is a signed, expiring token in an http-only cookie.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+// operator's password, and a session is a signed, expiring token in an http-only cookie that
+// logging out revokes on the server.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 export const SESSION_COOKIE = 'loopscope_session';
 export const SESSION_TTL_MS = 12 * 3600 * 1000;
@@ -36,23 +38,101 @@ function sign(payload: string, password: string): string {
   return createHmac('sha256', signingKey(password)).update(payload).digest('base64url');
 }
 
+/** `expiry.id.signature`: the id is what logging out revokes. */
 export function createSessionToken(password: string, now = Date.now()): string {
-  const payload = String(now + SESSION_TTL_MS);
+  const payload = `${now + SESSION_TTL_MS}.${randomBytes(16).toString('base64url')}`;
   return `${payload}.${sign(payload, password)}`;
+}
+
+interface SessionClaims {
+  id: string;
+  expiresAt: number;
+}
+
+/** The token's claims when it is one this password signed; expiry and revocation not checked. */
+function sessionClaims(token: string | undefined, password: string): SessionClaims | null {
+  if (!token) return null;
+  const [expiry, id, signature, ...rest] = token.split('.');
+  if (!expiry || !id || !signature || rest.length > 0 || !/^\d+$/.test(expiry)) return null;
+  const expected = Buffer.from(sign(`${expiry}.${id}`, password));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  return { id, expiresAt: Number(expiry) };
 }
 
 export function verifySessionToken(
   token: string | undefined,
   password: string,
   now = Date.now(),
+  revoked: SessionRevocations = sessionRevocations(),
 ): boolean {
-  if (!token) return false;
-  const [payload, signature] = token.split('.');
-  if (!payload || !signature || !/^\d+$/.test(payload)) return false;
-  const expected = Buffer.from(sign(payload, password));
-  const given = Buffer.from(signature);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-  return Number(payload) > now;
+  const claims = sessionClaims(token, password);
+  return claims !== null && claims.expiresAt > now && !revoked.has(claims.id);
+}
+
+/** Logging out: the token stops opening the door at once, though the browser may keep it. */
+export function revokeSessionToken(
+  token: string | undefined,
+  password: string,
+  revoked: SessionRevocations = sessionRevocations(),
+): void {
+  const claims = sessionClaims(token, password);
+  if (claims) revoked.add(claims.id, claims.expiresAt);
+}
+
+/**
+ * Revoked session ids until their tokens would have expired anyway. Held by the process; with a
+ * file (the server gives one in its data folder) they also outlive a restart.
+ */
+export class SessionRevocations {
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly file: string | null = null) {
+    if (!file) return;
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return; // none revoked yet
+    }
+    const now = Date.now();
+    for (const line of text.split('\n')) {
+      const [id, expiry] = line.split(' ');
+      if (id && Number(expiry) > now) this.ids.set(id, Number(expiry));
+    }
+    // Rewrite without the expired ones, so the file stays as small as the live list.
+    writeFileSync(file, this.lines(), { mode: 0o600 });
+  }
+
+  has(id: string): boolean {
+    const expiresAt = this.ids.get(id);
+    if (expiresAt === undefined) return false;
+    if (expiresAt > Date.now()) return true;
+    this.ids.delete(id); // its token has expired anyway
+    return false;
+  }
+
+  add(id: string, expiresAt: number): void {
+    this.ids.set(id, expiresAt);
+    if (this.file) appendFileSync(this.file, `${id} ${expiresAt}\n`, { mode: 0o600 });
+  }
+
+  private lines(): string {
+    return [...this.ids].map(([id, expiry]) => `${id} ${expiry}\n`).join('');
+  }
+}
+
+// One list per process, shared by the proxy, pages and actions (bundled apart by Next).
+const REVOCATIONS = Symbol.for('loopscope.session-revocations');
+type Holder = { [REVOCATIONS]?: SessionRevocations };
+
+export function sessionRevocations(): SessionRevocations {
+  return ((globalThis as Holder)[REVOCATIONS] ??= new SessionRevocations());
+}
+
+/** At start: keep revocations in `file` (the data folder), so a restart does not forget them. */
+export function keepSessionRevocationsIn(file: string): void {
+  (globalThis as Holder)[REVOCATIONS] = new SessionRevocations(file);
 }
 
 export function passwordMatches(given: string, password: string): boolean {
@@ -61,8 +141,43 @@ export function passwordMatches(given: string, password: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/** Where to go after logging in: a path of this site only, never another origin. */
+const THIS_SITE = new URL('http://loopscope.invalid');
+
+/**
+ * Where to go after logging in: a path of this site only, never another origin. Browsers drop
+ * tabs and newlines from a URL and read `\` as `/`, so `/\t/host` and `/%09/host` would leave
+ * the site: the path is checked as given, after each decoding, and as a URL parser reads it.
+ */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return '/';
-  return next;
+  if (!next) return '/';
+  let text = next;
+  for (let round = 0; round < 4; round++) {
+    if (!startsAsPlainPath(text)) return '/';
+    const decoded = decodeOnce(text);
+    if (decoded === null) return '/';
+    if (decoded === text) break;
+    text = decoded;
+  }
+  let url: URL;
+  try {
+    url = new URL(next, THIS_SITE);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== THIS_SITE.origin || !startsAsPlainPath(url.pathname)) return '/';
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** One `/`, then neither another slash, a backslash nor anything a browser would drop. */
+function startsAsPlainPath(path: string): boolean {
+  const stripped = path.replace(/[\t\n\r]/g, '');
+  return /^\/(?![/\\])/.test(stripped) && !/^\/[\s\u0000-\u001f\u007f]/.test(path);
+}
+
+function decodeOnce(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }

@@ -97,7 +97,10 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
     overloaded: () =>
       runtime.deriver.backlog > runtime.config.deriveBacklog
         ? `${runtime.deriver.backlog} runs wait to be derived`
-        : (runtime.loopLoad?.overload() ?? null),
+        : // A lone request is worth taking however late the loop runs: refusing it sheds nothing.
+          runtime.admission.inFlight > 0
+          ? (runtime.loopLoad?.overload() ?? null)
+          : null,
     admission: runtime.admission,
     body: {
       maxBytes: runtime.config.maxBodyBytes,

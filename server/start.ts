@@ -1,12 +1,15 @@
 // The Loopscope server: Next.js (dashboard, read API, /v1/traces) in one process with the
 // database it owns. PGlite is opened before listening, so a locked data folder fails at once.
 import { createServer } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import next from 'next';
 import { readServerConfig } from './config';
 import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
 import { printFirstKey } from './banner';
+import { configureDoor } from '../lib/dashboard-door';
+import { keepSessionRevocationsIn } from '../lib/dashboard-session';
+import { CLIENT_ADDRESS_HEADER } from '../lib/login-throttle';
 
 export async function startServer(root: string, options: { dev: boolean }): Promise<void> {
   const config = readServerConfig(process.env, root);
@@ -25,6 +28,8 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   const requestTimeout = Math.max(30_000, config.bodyTimeoutMs + 15_000);
   const timeouts = { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout) };
   const server = createServer(timeouts, (req, res) => {
+    // The address a login guess came from, from the socket: whatever the client sent is replaced.
+    req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
     handle(req, res).catch((error: unknown) => {
       log(`request failed: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(500).end();
@@ -37,8 +42,18 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // PORT=0 picks a free port: from here on the runtime knows the real one.
+  // PORT=0 picks a free port: from here on the runtime and the door know the real one.
   runtime.config = { ...config, port };
+  configureDoor({
+    host: config.host,
+    port,
+    password: config.dashboardPassword ?? undefined,
+    publicUrl: config.publicUrl,
+  });
+  if (config.dashboardPassword !== null) {
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    keepSessionRevocationsIn(path.join(config.dataDir, 'revoked-sessions'));
+  }
   if (!config.databaseUrl) {
     writeFileSync(
       path.join(config.dataDir, 'server.json'),

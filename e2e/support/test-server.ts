@@ -10,6 +10,7 @@ import type { TestDatabaseKind } from '../../db/test-database';
 import type { DatabaseHandle } from '../../db/client';
 import { admissionLimits } from '../../ingest/admission';
 import type { AdmissionLimits } from '../../ingest/admission';
+import { configureDoor } from '../../lib/dashboard-door';
 import { loopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
 import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';
@@ -151,7 +152,10 @@ export async function startTestServer(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  // The door answers to the address this server listens on, as the real server's does.
+  configureDoor({ host: '127.0.0.1', port, password: undefined, publicUrl: null });
   return {
     url,
     ...main,

@@ -1,6 +1,7 @@
 import { notFound } from 'next/navigation';
 import { getRun } from '@/db/read/get-run';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
+import { runIdProblem } from '@/lib/filters';
 import { requireDatabase } from '@/server/runtime';
 import { buildTrajectory } from '@/components/trajectory/lane-model';
 import { RunHeader } from '@/components/trajectory/run-header';
@@ -18,7 +19,7 @@ export default async function RunPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const runId = decodeSegment((await params).runId);
-  if (runId === null) notFound();
+  if (runId === null || runIdProblem(runId)) notFound();
   const query = parseRunParams(await searchParams);
   const db = requireDatabase();
   const { current } = await chooseProject(db, query.project);
