@@ -2,7 +2,6 @@
 // operator's password, and a session is a signed, expiring token in an http-only cookie that
 // logging out revokes on the server.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 export const SESSION_COOKIE = 'loopscope_session';
 export const SESSION_TTL_MS = 12 * 3600 * 1000;
@@ -81,27 +80,24 @@ export function revokeSessionToken(
 }
 
 /**
- * Revoked session ids until their tokens would have expired anyway. Held by the process; with a
- * file (the server gives one in its data folder) they also outlive a restart.
+ * Revoked session ids until their tokens would have expired anyway. Held by the process; given
+ * the ones revoked before and a way to keep new ones (the server keeps them in its data folder),
+ * they also outlive a restart.
  */
 export class SessionRevocations {
   private readonly ids = new Map<string, number>();
 
-  constructor(private readonly file: string | null = null) {
-    if (!file) return;
-    let text = '';
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return; // none revoked yet
-    }
+  constructor(
+    revoked: Iterable<[id: string, expiresAt: number]> = [],
+    private readonly keep: (id: string, expiresAt: number) => void = () => {},
+  ) {
     const now = Date.now();
-    for (const line of text.split('\n')) {
-      const [id, expiry] = line.split(' ');
-      if (id && Number(expiry) > now) this.ids.set(id, Number(expiry));
-    }
-    // Rewrite without the expired ones, so the file stays as small as the live list.
-    writeFileSync(file, this.lines(), { mode: 0o600 });
+    for (const [id, expiresAt] of revoked) if (expiresAt > now) this.ids.set(id, expiresAt);
+  }
+
+  /** The live revocations, for a store to rewrite itself without the expired ones. */
+  entries(): [string, number][] {
+    return [...this.ids];
   }
 
   has(id: string): boolean {
@@ -114,11 +110,7 @@ export class SessionRevocations {
 
   add(id: string, expiresAt: number): void {
     this.ids.set(id, expiresAt);
-    if (this.file) appendFileSync(this.file, `${id} ${expiresAt}\n`, { mode: 0o600 });
-  }
-
-  private lines(): string {
-    return [...this.ids].map(([id, expiry]) => `${id} ${expiry}\n`).join('');
+    this.keep(id, expiresAt);
   }
 }
 
@@ -130,9 +122,9 @@ export function sessionRevocations(): SessionRevocations {
   return ((globalThis as Holder)[REVOCATIONS] ??= new SessionRevocations());
 }
 
-/** At start: keep revocations in `file` (the data folder), so a restart does not forget them. */
-export function keepSessionRevocationsIn(file: string): void {
-  (globalThis as Holder)[REVOCATIONS] = new SessionRevocations(file);
+/** At start: the revocations this process checks (the server's, kept in its data folder). */
+export function useSessionRevocations(revocations: SessionRevocations): void {
+  (globalThis as Holder)[REVOCATIONS] = revocations;
 }
 
 export function passwordMatches(given: string, password: string): boolean {

@@ -124,6 +124,17 @@ export function parseSearch<T extends z.ZodType>(
   };
 }
 
+/** Why a request's path cannot be routed (its percent-encoding is not UTF-8), or null. */
+export function pathProblem(url: string): string | null {
+  const path = url.split('?', 1)[0] ?? '';
+  try {
+    decodeURIComponent(path);
+    return null;
+  } catch {
+    return 'the URL path is not valid percent-encoded UTF-8';
+  }
+}
+
 /** A run id from a URL path: any text a span may carry, but not NUL or a lone surrogate. */
 export function runIdProblem(runId: string): string | null {
   const problem = textProblem(runId);

@@ -7,8 +7,10 @@ import next from 'next';
 import { readServerConfig } from './config';
 import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
 import { printFirstKey } from './banner';
+import { revokedSessionsFile } from './revoked-sessions-file';
 import { configureDoor } from '../lib/dashboard-door';
-import { keepSessionRevocationsIn } from '../lib/dashboard-session';
+import { useSessionRevocations } from '../lib/dashboard-session';
+import { pathProblem } from '../lib/filters';
 import { CLIENT_ADDRESS_HEADER } from '../lib/login-throttle';
 
 export async function startServer(root: string, options: { dev: boolean }): Promise<void> {
@@ -30,6 +32,13 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   const server = createServer(timeouts, (req, res) => {
     // The address a login guess came from, from the socket: whatever the client sent is replaced.
     req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+    // A path that does not decode (`/runs/%ED%A0%80`) would fail inside Next's router as a 500.
+    const problem = pathProblem(req.url ?? '/');
+    if (problem) {
+      res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ error: { code: 'bad_request', message: problem } }));
+      return;
+    }
     handle(req, res).catch((error: unknown) => {
       log(`request failed: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(500).end();
@@ -52,7 +61,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   });
   if (config.dashboardPassword !== null) {
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-    keepSessionRevocationsIn(path.join(config.dataDir, 'revoked-sessions'));
+    useSessionRevocations(revokedSessionsFile(path.join(config.dataDir, 'revoked-sessions')));
   }
   if (!config.databaseUrl) {
     writeFileSync(
