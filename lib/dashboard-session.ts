@@ -123,7 +123,7 @@ export function sessionRevocations(): SessionRevocations {
 }
 
 /** At start: the revocations this process checks (the server's, kept in its data folder). */
-export function useSessionRevocations(revocations: SessionRevocations): void {
+export function checkSessionRevocationsOf(revocations: SessionRevocations): void {
   (globalThis as Holder)[REVOCATIONS] = revocations;
 }
 

@@ -9,7 +9,7 @@ import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
 import { printFirstKey } from './banner';
 import { revokedSessionsFile } from './revoked-sessions-file';
 import { configureDoor } from '../lib/dashboard-door';
-import { useSessionRevocations } from '../lib/dashboard-session';
+import { checkSessionRevocationsOf } from '../lib/dashboard-session';
 import { pathProblem } from '../lib/filters';
 import { CLIENT_ADDRESS_HEADER } from '../lib/login-throttle';
 
@@ -61,7 +61,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   });
   if (config.dashboardPassword !== null) {
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-    useSessionRevocations(revokedSessionsFile(path.join(config.dataDir, 'revoked-sessions')));
+    checkSessionRevocationsOf(revokedSessionsFile(path.join(config.dataDir, 'revoked-sessions')));
   }
   if (!config.databaseUrl) {
     writeFileSync(
