@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { generateApiKey, hashApiKey, keyPrefix, sameHash } from '../lib/api-key';
 import { AppError } from '../lib/app-error';
 import type { Executor } from './sql';
@@ -97,7 +97,7 @@ export interface ApiKeyListing {
 }
 
 export async function listApiKeys(db: Executor): Promise<ApiKeyListing[]> {
-  return db
+  const rows = await db
     .select({
       id: apiKeys.id,
       project: projects.name,
@@ -109,20 +109,27 @@ export async function listApiKeys(db: Executor): Promise<ApiKeyListing[]> {
     .from(apiKeys)
     .innerJoin(projects, eq(projects.id, apiKeys.projectId))
     .orderBy(projects.name, apiKeys.createdAt);
+  // Keys made before prefixes were cut short stored ten characters: show the short one.
+  return rows.map((row) => ({ ...row, prefix: keyPrefix(row.prefix) }));
 }
 
 /** Revokes by key id or by the shown prefix; returns how many keys it revoked. */
 export async function revokeApiKey(db: Executor, idOrPrefix: string): Promise<number> {
   const isUuid = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
+  const active = await db
+    .select({ id: apiKeys.id, prefix: apiKeys.prefix })
+    .from(apiKeys)
+    .where(isNull(apiKeys.revokedAt));
+  const ids = active
+    .filter((k) =>
+      isUuid ? k.id === idOrPrefix : k.prefix === idOrPrefix || keyPrefix(k.prefix) === idOrPrefix,
+    )
+    .map((k) => k.id);
+  if (ids.length === 0) return 0;
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(
-      and(
-        isUuid ? eq(apiKeys.id, idOrPrefix) : eq(apiKeys.prefix, idOrPrefix),
-        isNull(apiKeys.revokedAt),
-      ),
-    )
+    .where(and(inArray(apiKeys.id, ids), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length;
 }

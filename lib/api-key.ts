@@ -12,9 +12,13 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** What people see to tell keys apart; never enough to use. */
+/**
+ * What people see to tell keys apart, a fixed few characters whatever the key's length: `lsk_`
+ * and four more (24 of a generated key's 192 bits), or the first four of a key chosen by hand
+ * (`LOOPSCOPE_INIT_API_KEY`, which may be as short as 16).
+ */
 export function keyPrefix(key: string): string {
-  return key.slice(0, KEY_PREFIX.length + 6);
+  return key.startsWith(KEY_PREFIX) ? key.slice(0, KEY_PREFIX.length + 4) : key.slice(0, 4);
 }
 
 /**
