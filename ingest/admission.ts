@@ -21,7 +21,7 @@ export interface AdmissionScope {
   keyId: string;
 }
 
-export const DEFAULT_MAX_WAIT_MS = 4000;
+export const DEFAULT_MAX_WAIT_MS = 3000;
 
 /** The defaults from the two numbers an operator sets: half the room for any one project. */
 export function admissionLimits(
