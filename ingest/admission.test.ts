@@ -44,14 +44,14 @@ describe('Admission', () => {
   });
 
   it('gives one project at most its share, so another project still gets in', async () => {
-    const admission = new Admission(admissionLimits(2, 4)); // 3 per project
+    const admission = new Admission(admissionLimits(2, 4)); // 5 per project: all places but one
     const tickets: AdmissionTicket[] = [];
-    for (let k = 0; k < 3; k++) tickets.push(working(admission, 'greedy').ticket);
+    for (let k = 0; k < 5; k++) tickets.push(working(admission, 'greedy').ticket);
     const fourth = admission.enter();
     expect(refusal(() => fourth.admit(scope('greedy')))).toEqual(['rate_limited', 1]);
     fourth.leave();
     const other = working(admission, 'other');
-    expect(admission.inFlight).toBe(4);
+    expect(admission.inFlight).toBe(6);
     other.ticket.leave();
     for (const ticket of tickets) ticket.leave();
     expect(admission.inFlight).toBe(0);

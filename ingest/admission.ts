@@ -23,13 +23,17 @@ export interface AdmissionScope {
 
 export const DEFAULT_MAX_WAIT_MS = 3000;
 
-/** The defaults from the two numbers an operator sets: half the room for any one project. */
+/**
+ * The defaults from the two numbers an operator sets: any one project (and key) may take every
+ * place but one, so a single exporter flushing many batches at once still has nearly all the
+ * room, and another client always finds a place.
+ */
 export function admissionLimits(
   concurrency: number,
   queue: number,
   options: Partial<Omit<AdmissionLimits, 'concurrency' | 'queue'>> = {},
 ): AdmissionLimits {
-  const perProject = options.perProject ?? Math.max(1, Math.ceil((concurrency + queue) / 2));
+  const perProject = options.perProject ?? Math.max(1, concurrency + queue - 1);
   return {
     concurrency,
     queue,

@@ -37,10 +37,7 @@ export interface IngestDeps {
   /** Called once a request's spans are committed (the deriver's cue). */
   afterCommit?: () => void;
   admission: Admission;
-  /**
-   * Why the work already accepted is not keeping up (derivation far behind ingest, a lagging
-   * event loop), or null: while it says why, accept no more.
-   */
+  /** Why the work already accepted is not keeping up (derivation far behind ingest), or null. */
   overloaded?: () => string | null;
   body: BodyLimits;
 }

@@ -13,7 +13,7 @@ import { endIdleRuns } from '../ingest/end-idle-runs';
 import { readLoopSettings, readPriceFile } from '../lib/settings';
 import { PriceTable } from '../trajectory/pricing';
 import type { ServerConfig } from './config';
-import { createAdmission, createDeriver, createLoopLoad, getRuntime, setRuntime } from './runtime';
+import { createAdmission, createDeriver, getRuntime, setRuntime } from './runtime';
 import type { Runtime } from './runtime';
 
 export const DEFAULT_PROJECT = 'default';
@@ -28,7 +28,6 @@ export function createRuntime(config: ServerConfig, log: (message: string) => vo
     prices: new PriceTable(prices),
     settings: readLoopSettings(config.settingsFile),
     admission: createAdmission(config),
-    loopLoad: createLoopLoad(config),
     deriver: createDeriver(getRuntime),
     adminToken: null,
     log,

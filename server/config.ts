@@ -27,7 +27,6 @@ const env = z.object({
   LOOPSCOPE_INGEST_PER_PROJECT: z.coerce.number().int().positive().optional(),
   LOOPSCOPE_INGEST_PER_KEY: z.coerce.number().int().positive().optional(),
   LOOPSCOPE_INGEST_MAX_WAIT_MS: z.coerce.number().int().positive().default(DEFAULT_MAX_WAIT_MS),
-  LOOPSCOPE_INGEST_MAX_LAG_MS: z.coerce.number().int().min(0).default(200),
   LOOPSCOPE_BODY_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_BODY_TIMEOUT_MS),
   LOOPSCOPE_BODY_MIN_RATE: z.coerce
     .number()
@@ -58,8 +57,6 @@ export interface ServerConfig {
   /** ... and at least this fast after its first second (0: no minimum). */
   bodyMinBytesPerSecond: number;
   ingest: AdmissionLimits;
-  /** Ingest refuses new work while the event loop runs later than this on average (0: never). */
-  ingestMaxLagMs: number;
   /** Runs waiting to be derived past which ingest answers 429 until derivation catches up. */
   deriveBacklog: number;
   /** Null: the dashboard is open, which it only is on loopback. */
@@ -99,7 +96,6 @@ export function readServerConfig(
       perKey: e.LOOPSCOPE_INGEST_PER_KEY,
       maxWaitMs: e.LOOPSCOPE_INGEST_MAX_WAIT_MS,
     }),
-    ingestMaxLagMs: e.LOOPSCOPE_INGEST_MAX_LAG_MS,
     deriveBacklog: e.LOOPSCOPE_DERIVE_BACKLOG,
     dashboardPassword: dashboardDoor(e.HOST, e.LOOPSCOPE_DASHBOARD_PASSWORD).password,
     publicUrl: e.LOOPSCOPE_PUBLIC_URL ?? null,

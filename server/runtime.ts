@@ -4,7 +4,6 @@ import type { Database, DatabaseHandle } from '../db/client';
 import { authenticateKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
 import { Deriver, settleRuns } from '../ingest/derive-queue';
-import { EventLoopLoad } from '../ingest/event-loop-load';
 import type { DeriveContext } from '../ingest/derive-runs';
 import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
 import { AppError } from '../lib/app-error';
@@ -20,8 +19,6 @@ export interface Runtime {
   prices: PriceTable;
   settings: LoopSettings;
   admission: Admission;
-  /** How late the event loop runs; absent where nothing watches it (tests). */
-  loopLoad?: EventLoopLoad;
   deriver: Deriver;
   /** Lets the CLI on this machine manage keys while the server holds the PGlite folder. */
   adminToken: string | null;
@@ -47,10 +44,6 @@ export function getRuntime(): Runtime {
 
 export function createAdmission(config: ServerConfig): Admission {
   return new Admission(config.ingest);
-}
-
-export function createLoopLoad(config: ServerConfig): EventLoopLoad | undefined {
-  return config.ingestMaxLagMs > 0 ? new EventLoopLoad(config.ingestMaxLagMs) : undefined;
 }
 
 export function deriveContext(runtime: Runtime): DeriveContext {
@@ -97,10 +90,7 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
     overloaded: () =>
       runtime.deriver.backlog > runtime.config.deriveBacklog
         ? `${runtime.deriver.backlog} runs wait to be derived`
-        : // A lone request is worth taking however late the loop runs: refusing it sheds nothing.
-          runtime.admission.inFlight > 0
-          ? (runtime.loopLoad?.overload() ?? null)
-          : null,
+        : null,
     admission: runtime.admission,
     body: {
       maxBytes: runtime.config.maxBodyBytes,
