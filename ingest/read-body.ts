@@ -170,14 +170,23 @@ class SlowBody {
     const due = this.dueBy(total);
     if (due === Infinity) return read;
     return new Promise<T>((resolve, reject) => {
+      let settled = false;
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => reject(this.cut(total)), Math.max(0, due - Date.now()));
+      // Timers run before the loop reads sockets: after the server itself was busy, bytes that
+      // did arrive in time are still unread when the timer fires. Cut only if, once the loop has
+      // read what is there (setImmediate runs after that), nothing came.
+      this.timer = setTimeout(
+        () => setImmediate(() => settled || reject(this.cut(total))),
+        Math.max(0, due - Date.now()),
+      );
       read.then(
         (value) => {
+          settled = true;
           clearTimeout(this.timer);
           resolve(value);
         },
         (error: unknown) => {
+          settled = true;
           clearTimeout(this.timer);
           reject(error);
         },
