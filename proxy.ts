@@ -1,10 +1,12 @@
-// Every dashboard request: a Content-Security-Policy with a fresh nonce (no inline script runs
-// without it), and, when the dashboard is served beyond loopback, a login. The ingest and API
-// routes (bearer keys) are not matched, so their bodies are never buffered here.
+// Every dashboard request: the door (lib/dashboard-door.ts: a Host this server answers to, a
+// session where a login is asked for, same-origin writes), then a Content-Security-Policy with a
+// fresh nonce (no inline script runs without it). Prefetches and server actions pass here like
+// any request. The ingest and API routes (bearer keys, any Host) are not matched, so their
+// bodies are never buffered here.
 import { NextResponse } from 'next/server';
 import type { NextRequest } from 'next/server';
-import { currentDoor } from './app/dashboard-guard';
-import { SESSION_COOKIE, verifySessionToken } from './lib/dashboard-session';
+import { doorProblem } from './lib/dashboard-door';
+import { SESSION_COOKIE } from './lib/dashboard-session';
 
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
@@ -23,44 +25,44 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
 }
 
 export function proxy(request: NextRequest): NextResponse {
-  const door = currentDoor();
-  const path = request.nextUrl.pathname;
-  if (path !== '/login' && (door.misconfigured || door.password !== null)) {
-    const token = request.cookies.get(SESSION_COOKIE)?.value;
-    const allowed = door.password !== null && verifySessionToken(token, door.password);
-    if (!allowed) {
-      if (request.method === 'GET' && !path.startsWith('/api/')) {
-        const login = new URL('/login', request.url);
-        login.searchParams.set('next', `${path}${request.nextUrl.search}`);
-        return NextResponse.redirect(login);
-      }
-      return NextResponse.json(
-        { error: { code: 'unauthorized', message: 'log in to the dashboard first' } },
-        { status: 401 },
-      );
-    }
-  }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development');
-  const headers = new Headers(request.headers);
-  headers.set('x-nonce', nonce);
-  headers.set('content-security-policy', policy);
-  const response = NextResponse.next({ request: { headers } });
+  const response = passOrRefuse(request, nonce, policy);
   response.headers.set('content-security-policy', policy);
   response.headers.set('x-content-type-options', 'nosniff');
   response.headers.set('referrer-policy', 'same-origin');
   return response;
 }
 
+function passOrRefuse(request: NextRequest, nonce: string, policy: string): NextResponse {
+  const path = request.nextUrl.pathname;
+  const problem = doorProblem({
+    host: request.headers.get('host'),
+    token: request.cookies.get(SESSION_COOKIE)?.value,
+    method: request.method,
+    origin: request.headers.get('origin'),
+  });
+  // The login page needs no session, only the right Host and origin.
+  if (problem && !(problem.code === 'unauthorized' && path === '/login')) {
+    if (problem.code === 'unauthorized' && request.method === 'GET' && !path.startsWith('/api/')) {
+      const login = new URL('/login', request.url);
+      login.searchParams.set('next', `${path}${request.nextUrl.search}`);
+      return NextResponse.redirect(login);
+    }
+    return NextResponse.json(
+      { error: { code: problem.code, message: problem.message } },
+      { status: problem.status, headers: { 'cache-control': 'no-store' } },
+    );
+  }
+  const headers = new Headers(request.headers);
+  headers.set('x-nonce', nonce);
+  headers.set('content-security-policy', policy);
+  return NextResponse.next({ request: { headers } });
+}
+
 export const config = {
+  // No `missing` prefetch conditions: a prefetch header must not skip the door or the policy.
   matcher: [
-    {
-      source:
-        '/((?!v1/|api/v1/|api/health|api/admin/|_next/static|_next/image|favicon.ico|icon.svg).*)',
-      missing: [
-        { type: 'header', key: 'next-router-prefetch' },
-        { type: 'header', key: 'purpose', value: 'prefetch' },
-      ],
-    },
+    '/((?!v1/|api/v1/|api/health|api/admin/|_next/static|_next/image|favicon.ico|icon.svg).*)',
   ],
 };

@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { doorSettings, hostAllowed } from '@/lib/dashboard-door';
 import { createSessionToken, SESSION_COOKIE } from '@/lib/dashboard-session';
 import { currentDoor, requireDashboardRequest } from './dashboard-guard';
 
@@ -49,5 +51,47 @@ describe('requireDashboardRequest', () => {
     delete process.env.LOOPSCOPE_DASHBOARD_PASSWORD;
     expect(currentDoor()).toEqual({ password: null, misconfigured: true });
     expect(() => requireDashboardRequest(post({}))).toThrow(/log in/);
+  });
+});
+
+describe('the Host a request names', () => {
+  const get = (host: string) =>
+    new Request('http://127.0.0.1:3000/api/ui/demo', { headers: { host } });
+  const code = (fn: () => void) => {
+    try {
+      fn();
+      return null;
+    } catch (error) {
+      return (error as { code?: string; status?: number }).status;
+    }
+  };
+
+  it('on loopback: the loopback names at the port it listens on, nothing else (DNS rebinding)', () => {
+    process.env.HOST = '127.0.0.1';
+    for (const host of ['127.0.0.1:3000', 'localhost:3000', 'LOCALHOST:3000', '[::1]:3000']) {
+      expect(code(() => requireDashboardRequest(get(host)))).toBeNull();
+    }
+    for (const host of ['attacker.example:3000', 'attacker.example', '127.0.0.1:4000', '']) {
+      expect(code(() => requireDashboardRequest(get(host)))).toBe(421);
+    }
+    expect(() => requireDashboardRequest(get('attacker.example:3000'))).toThrow(
+      /does not answer to the host "attacker.example:3000".*LOOPSCOPE_PUBLIC_URL/,
+    );
+  });
+
+  it('also the host of LOOPSCOPE_PUBLIC_URL', () => {
+    process.env.HOST = '127.0.0.1';
+    const configured = doorSettings();
+    const settings = { ...configured, publicUrl: 'https://loops.example.com' };
+    expect(hostAllowed('loops.example.com', settings)).toBe(true);
+    expect(hostAllowed('loops.example.com:3000', settings)).toBe(false);
+    expect(hostAllowed('evil.example', settings)).toBe(false);
+  });
+
+  it('bound to every address: this machine’s own addresses and name', () => {
+    const settings = { host: '0.0.0.0', port: 3000, password: 'x'.repeat(12), publicUrl: null };
+    expect(hostAllowed('127.0.0.1:3000', settings)).toBe(true);
+    expect(hostAllowed(`${hostname()}:3000`, settings)).toBe(true);
+    expect(hostAllowed('attacker.example:3000', settings)).toBe(false);
   });
 });

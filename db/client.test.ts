@@ -1,5 +1,14 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -56,4 +65,88 @@ describe('a PGlite data folder', () => {
       await again.close();
     }
   });
+
+  it('is private to its owner: the folder 0700, no file readable by others, even one made 0755 before', async () => {
+    const dataDir = path.join(dir, 'private');
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    const handle = await openDatabase({ dataDir });
+    const open = everyMode(dataDir);
+    await migrateDatabase(handle);
+    await handle.close();
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(open.filter((m) => m & 0o077)).toEqual([]);
+    expect(everyMode(dataDir).filter((m) => m & 0o077)).toEqual([]);
+  });
+
+  it('left by a process killed a moment ago and not yet reaped (a zombie) is taken over', async () => {
+    const dataDir = path.join(dir, 'zombie');
+    // sh starts the holder, then becomes `sleep`, which never reaps it: killed, it stays a zombie.
+    const holderScript = `import { openDatabase } from ${JSON.stringify(path.join(__dirname, 'client.ts'))};
+      await openDatabase({ dataDir: ${JSON.stringify(dataDir)} });
+      console.log('holding');
+      setInterval(() => {}, 1000);`;
+    const parent = spawn(
+      'sh',
+      ['-c', `"${process.execPath}" --import tsx --eval "$HOLDER" & echo $!; exec sleep 60`],
+      { env: { ...process.env, HOLDER: holderScript }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      let output = '';
+      await new Promise<void>((resolve) =>
+        parent.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('holding')) resolve();
+        }),
+      );
+      const holder = Number(output.split('\n')[0]);
+      process.kill(holder, 'SIGKILL');
+      for (let k = 0; k < 50 && !procState(holder).startsWith('Z'); k++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(procState(holder)).toBe('Z');
+      const again = await openDatabase({ dataDir });
+      await again.close();
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
+
+  it('naming a pid now used by another program is taken over', async () => {
+    const dataDir = path.join(dir, 'reused');
+    await (await openDatabase({ dataDir })).close();
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      // The lock of a process long gone whose pid `sleep` has now, with another start time.
+      writeFileSync(path.join(dataDir, 'loopscope.pid'), `${other.pid} 1`);
+      await (await openDatabase({ dataDir })).close();
+      // A lock from before start times were written: a pid that is not a Node process.
+      writeFileSync(path.join(dataDir, 'loopscope.pid'), String(other.pid));
+      await (await openDatabase({ dataDir })).close();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
 });
+
+function everyMode(root: string): number[] {
+  const modes: number[] = [];
+  const visit = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const file = path.join(folder, entry.name);
+      modes.push(statSync(file).mode & 0o777);
+      if (entry.isDirectory()) visit(file);
+    }
+  };
+  visit(root);
+  return modes;
+}
+
+function procState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '';
+  } catch {
+    return 'gone';
+  }
+}

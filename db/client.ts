@@ -1,6 +1,16 @@
 // One database handle over either driver: PGlite (embedded, in a data folder or in memory) or a
 // Postgres server through postgres.js. The schema and migrations are the same for both.
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -56,12 +66,14 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     const client = dataDir ? await PGlite.create({ dataDir }) : await PGlite.create();
+    if (dataDir) keepPrivate(dataDir);
     return {
       kind: 'pglite',
       db: drizzlePglite({ client, schema }) as unknown as Database,
       location: dataDir ? `PGlite in ${dataDir}` : 'PGlite in memory',
       close: async () => {
         await client.close();
+        if (dataDir) keepPrivate(dataDir);
         release();
       },
     };
@@ -102,14 +114,32 @@ export class DataDirInUseError extends Error {
   }
 }
 
+/**
+ * PGlite creates its files readable and writable by everyone (0666, whatever the umask): the
+ * folder is kept 0700, so no other user reaches them, and each file is cut back to its owner.
+ */
+function keepPrivate(dataDir: string): void {
+  chmodSync(dataDir, 0o700);
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(file);
+      const mode = statSync(file).mode & 0o777;
+      if (mode & 0o077) chmodSync(file, mode & 0o700);
+    }
+  };
+  visit(dataDir);
+}
+
 /** PGlite must have one process per data folder; a second one fails fast and says why. */
 function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const lockFile = path.join(dataDir, 'loopscope.pid');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(process.pid));
+      const fd = openSync(lockFile, 'wx', 0o600);
+      writeSync(fd, lockContent(process.pid));
       closeSync(fd);
       return () => {
         try {
@@ -120,9 +150,9 @@ function lockDataDir(dataDir: string): () => void {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirInUseError(dataDir, holder);
+      const holder = readLock(lockFile);
+      if (holder && holder.pid !== process.pid && holds(holder)) {
+        throw new DataDirInUseError(dataDir, holder.pid);
       }
       unlinkSync(lockFile); // left by a process that died (kill -9): take it over
     }
@@ -131,12 +161,63 @@ function lockDataDir(dataDir: string): () => void {
 }
 
 export function dataDirHolder(dataDir: string): number | null {
+  const holder = readLock(path.join(dataDir, 'loopscope.pid'));
+  return holder && holds(holder) ? holder.pid : null;
+}
+
+interface LockHolder {
+  pid: number;
+  /** When that process started (Linux: clock ticks since boot), to tell a reused pid apart. */
+  startTime: string | null;
+}
+
+function lockContent(pid: number): string {
+  const started = procStat(pid)?.startTime;
+  return started ? `${pid} ${started}` : String(pid);
+}
+
+function readLock(lockFile: string): LockHolder | null {
   try {
-    const holder = Number.parseInt(readFileSync(path.join(dataDir, 'loopscope.pid'), 'utf8'), 10);
-    return Number.isInteger(holder) && isAlive(holder) ? holder : null;
+    const [pid, startTime] = readFileSync(lockFile, 'utf8').trim().split(/\s+/);
+    const holder = Number.parseInt(pid ?? '', 10);
+    return Number.isInteger(holder) ? { pid: holder, startTime: startTime ?? null } : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the process named in the lock still holds it. A process killed with SIGKILL stays a
+ * zombie until its parent reaps it, and its pid may be reused by another program: where /proc
+ * tells, neither counts, only the same process (same start time) still running.
+ */
+function holds(holder: LockHolder): boolean {
+  const stat = procStat(holder.pid);
+  if (stat === undefined) return isAlive(holder.pid); // no /proc here: the signal check
+  if (stat === null || stat.state === 'Z' || stat.state === 'X') return false;
+  if (holder.startTime !== null) return stat.startTime === holder.startTime;
+  // A lock from before start times were written: it is ours only if a Node process holds it.
+  try {
+    return readFileSync(`/proc/${holder.pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return false;
+  }
+}
+
+/** State and start time from /proc/<pid>/stat; null when no such process, undefined without /proc. */
+function procStat(pid: number): { state: string; startTime: string } | null | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+    return statSync('/proc/self/stat', { throwIfNoEntry: false }) ? null : undefined;
+  }
+  // The command name (field 2) may hold spaces and parentheses: fields resume after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  const startTime = fields[19];
+  return state && startTime ? { state, startTime } : undefined;
 }
 
 function isAlive(pid: number): boolean {

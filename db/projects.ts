@@ -1,5 +1,6 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { generateApiKey, hashApiKey, keyPrefix, sameHash } from '../lib/api-key';
+import { AppError } from '../lib/app-error';
 import type { Executor } from './sql';
 import { apiKeys, projects } from './schema';
 
@@ -29,14 +30,40 @@ export async function createApiKey(
   return { id: row.id, key, prefix: keyPrefix(key) };
 }
 
+/** What a valid key opens: its project, and the key itself (for per-key limits). */
+export interface KeyScope {
+  projectId: string;
+  keyId: string;
+}
+
 /** The project a key belongs to, or null for an unknown or revoked key. */
 export async function projectForKey(db: Executor, key: string): Promise<string | null> {
+  return (await keyScope(db, key))?.projectId ?? null;
+}
+
+/**
+ * The one check of an API key, for ingest and the read API alike: the scope of `key` (as the
+ * request carried it), or 401 saying what is wrong.
+ */
+export async function authenticateKey(db: Executor, key: string | null): Promise<KeyScope> {
+  if (!key) throw missingKey();
+  const scope = await keyScope(db, key);
+  if (!scope) throw new AppError('unauthorized', 'the API key is unknown or revoked');
+  return scope;
+}
+
+/** A request without a key: 401 before anything else is done for it. */
+export function missingKey(): AppError {
+  return new AppError('unauthorized', 'send Authorization: Bearer <project API key>');
+}
+
+async function keyScope(db: Executor, key: string): Promise<KeyScope | null> {
   const hash = hashApiKey(key);
   const [row] = await db
-    .select({ projectId: apiKeys.projectId, keyHash: apiKeys.keyHash })
+    .select({ id: apiKeys.id, projectId: apiKeys.projectId, keyHash: apiKeys.keyHash })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)));
-  return row && sameHash(row.keyHash, hash) ? row.projectId : null;
+  return row && sameHash(row.keyHash, hash) ? { projectId: row.projectId, keyId: row.id } : null;
 }
 
 /** Adds the key to project `name` unless it is stored already (start-up with a preset key). */
@@ -70,7 +97,7 @@ export interface ApiKeyListing {
 }
 
 export async function listApiKeys(db: Executor): Promise<ApiKeyListing[]> {
-  return db
+  const rows = await db
     .select({
       id: apiKeys.id,
       project: projects.name,
@@ -82,20 +109,27 @@ export async function listApiKeys(db: Executor): Promise<ApiKeyListing[]> {
     .from(apiKeys)
     .innerJoin(projects, eq(projects.id, apiKeys.projectId))
     .orderBy(projects.name, apiKeys.createdAt);
+  // Keys made before prefixes were cut short stored ten characters: show the short one.
+  return rows.map((row) => ({ ...row, prefix: keyPrefix(row.prefix) }));
 }
 
 /** Revokes by key id or by the shown prefix; returns how many keys it revoked. */
 export async function revokeApiKey(db: Executor, idOrPrefix: string): Promise<number> {
   const isUuid = /^[0-9a-f-]{36}$/i.test(idOrPrefix);
+  const active = await db
+    .select({ id: apiKeys.id, prefix: apiKeys.prefix })
+    .from(apiKeys)
+    .where(isNull(apiKeys.revokedAt));
+  const ids = active
+    .filter((k) =>
+      isUuid ? k.id === idOrPrefix : k.prefix === idOrPrefix || keyPrefix(k.prefix) === idOrPrefix,
+    )
+    .map((k) => k.id);
+  if (ids.length === 0) return 0;
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
-    .where(
-      and(
-        isUuid ? eq(apiKeys.id, idOrPrefix) : eq(apiKeys.prefix, idOrPrefix),
-        isNull(apiKeys.revokedAt),
-      ),
-    )
+    .where(and(inArray(apiKeys.id, ids), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../lib/app-error';
-import { Admission } from './admission';
+import { Admission, admissionLimits } from './admission';
+import type { AdmissionTicket } from './admission';
 
 const refusal = (fn: () => unknown) => {
   try {
@@ -11,24 +12,85 @@ const refusal = (fn: () => unknown) => {
   return null;
 };
 
+const scope = (projectId: string, keyId = `${projectId}-key`) => ({ projectId, keyId });
+
+/** A ticket admitted for `projectId` and at work (or waiting for work). */
+function working(admission: Admission, projectId: string, keyId?: string) {
+  const ticket = admission.enter();
+  ticket.admit(scope(projectId, keyId));
+  const work = ticket.work();
+  work.catch(() => {}); // tests that let a wait time out say so
+  return { ticket, work };
+}
+
 describe('Admission', () => {
-  it('runs `concurrency` at once, queues `queue` more, and refuses the rest at once with Retry-After', async () => {
-    const admission = new Admission(1, 1);
-    let release!: () => void;
-    const first = admission.run(() => new Promise<void>((resolve) => (release = resolve)));
-    const second = admission.run(async () => 'second');
+  it('takes `concurrency` at work and `queue` more, and refuses the rest at once with Retry-After', async () => {
+    const admission = new Admission(admissionLimits(1, 1, { perProject: 10 }));
+    const first = working(admission, 'p');
+    await first.work;
+    const second = working(admission, 'p');
     expect(admission.inFlight).toBe(2);
-    expect(refusal(() => admission.refuseIfFull())).toEqual(['rate_limited', 1]);
-    await expect(admission.run(async () => 'third')).rejects.toMatchObject({
-      code: 'rate_limited',
-    });
-    release();
-    await first;
-    expect(await second).toBe('second');
-    expect(refusal(() => admission.refuseIfFull())).toBeNull();
+    expect(refusal(() => admission.enter())).toEqual(['rate_limited', 1]);
+    first.ticket.leave();
+    await second.work; // the queued request gets the slot
+    second.ticket.leave();
+    expect(admission.inFlight).toBe(0);
+    expect(refusal(() => admission.enter().leave())).toBeNull();
   });
 
   it('refuses while the work already accepted is not keeping up', () => {
-    expect(refusal(() => new Admission(4, 4).refuseIfFull(true))).toEqual(['rate_limited', 1]);
+    const admission = new Admission(admissionLimits(4, 4));
+    expect(refusal(() => admission.enter('derivation is behind'))).toEqual(['rate_limited', 1]);
+  });
+
+  it('gives one project at most its share, so another project still gets in', async () => {
+    const admission = new Admission(admissionLimits(2, 4)); // 5 per project: all places but one
+    const tickets: AdmissionTicket[] = [];
+    for (let k = 0; k < 5; k++) tickets.push(working(admission, 'greedy').ticket);
+    const fourth = admission.enter();
+    expect(refusal(() => fourth.admit(scope('greedy')))).toEqual(['rate_limited', 1]);
+    fourth.leave();
+    const other = working(admission, 'other');
+    expect(admission.inFlight).toBe(6);
+    other.ticket.leave();
+    for (const ticket of tickets) ticket.leave();
+    expect(admission.inFlight).toBe(0);
+  });
+
+  it('gives one key at most its share within a project', () => {
+    const admission = new Admission(admissionLimits(2, 8, { perProject: 5, perKey: 2 }));
+    working(admission, 'p', 'k1');
+    working(admission, 'p', 'k1');
+    const third = admission.enter();
+    expect(refusal(() => third.admit(scope('p', 'k1')))).toEqual(['rate_limited', 1]);
+    expect(refusal(() => third.admit(scope('p', 'k2')))).toBeNull();
+  });
+
+  it('refuses a request that waited `maxWaitMs` for work', async () => {
+    const admission = new Admission(admissionLimits(1, 4, { maxWaitMs: 50 }));
+    working(admission, 'a');
+    const late = working(admission, 'b');
+    await expect(late.work).rejects.toMatchObject({ code: 'rate_limited' });
+    late.ticket.leave();
+    expect(admission.inFlight).toBe(1);
+  });
+
+  it('refuses at the door once the measured service time says a newcomer would wait too long', async () => {
+    let now = 0;
+    const admission = new Admission(
+      admissionLimits(1, 100, { maxWaitMs: 5000, perProject: 100 }),
+      () => now,
+    );
+    // One request took 2 s at work: with one slot, the third one waiting would wait 6 s.
+    const measured = working(admission, 'p');
+    await measured.work;
+    now += 2000;
+    measured.ticket.leave();
+    const busy = working(admission, 'p');
+    await busy.work;
+    working(admission, 'p');
+    working(admission, 'p');
+    expect(admission.estimatedWaitMs()).toBe(6000);
+    expect(refusal(() => admission.enter())).toEqual(['rate_limited', 6]);
   });
 });

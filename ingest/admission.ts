@@ -1,61 +1,238 @@
 import { AppError } from '../lib/app-error';
 
+export interface AdmissionLimits {
+  /** Requests at work (decode, validate, store) at once. */
+  concurrency: number;
+  /** Requests waiting: being authenticated, having their body read, or waiting for work. */
+  queue: number;
+  /** Requests in flight (waiting or at work) for one project, and for one key. */
+  perProject: number;
+  perKey: number;
+  /**
+   * The longest a request may wait, from arrival, before it is at work: past it, and whenever
+   * the measured service time says a newcomer would wait longer, 429. Kept well under the OTel
+   * exporters' 10 s timeout, so a refusal is heard and retried instead of timing out.
+   */
+  maxWaitMs: number;
+}
+
+export interface AdmissionScope {
+  projectId: string;
+  keyId: string;
+}
+
+export const DEFAULT_MAX_WAIT_MS = 3000;
+
 /**
- * Bounded admission for ingest: at most `concurrency` requests at work and `queue` waiting; past
- * that a request is refused at once with 429 and Retry-After, so memory stays bounded and nothing
- * is accepted that could then be dropped.
+ * The defaults from the two numbers an operator sets: any one project (and key) may take every
+ * place but one, so a single exporter flushing many batches at once still has nearly all the
+ * room, and another client always finds a place.
+ */
+export function admissionLimits(
+  concurrency: number,
+  queue: number,
+  options: Partial<Omit<AdmissionLimits, 'concurrency' | 'queue'>> = {},
+): AdmissionLimits {
+  const perProject = options.perProject ?? Math.max(1, concurrency + queue - 1);
+  return {
+    concurrency,
+    queue,
+    perProject,
+    perKey: options.perKey ?? perProject,
+    maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+  };
+}
+
+// How fast the estimate of the service time follows a change in load.
+const SMOOTHING = 0.2;
+const MAX_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Bounded, fair admission for ingest. A request enters before it is authenticated (a refusal at
+ * capacity costs no database read), then is admitted for its project and key (no client can hold
+ * more than its share), reads its body while waiting, and waits for work at most `maxWaitMs`.
+ * Past any bound it is refused at once with 429 and Retry-After, so memory stays bounded and
+ * nothing is accepted that could then be dropped.
  */
 export class Admission {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private tickets = 0;
+  private readonly waiting: Waiter[] = [];
+  private readonly perProject = new Map<string, number>();
+  private readonly perKey = new Map<string, number>();
+  /** Smoothed time a request spends at work, ms; null until one has finished. */
+  private serviceMs: number | null = null;
 
   constructor(
-    private readonly concurrency: number,
-    private readonly queue: number,
-    private readonly retryAfterSeconds = 1,
+    readonly limits: AdmissionLimits,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
+  /** Requests entered and not yet finished (waiting or at work). */
   get inFlight(): number {
-    return this.active + this.waiting.length;
+    return this.tickets;
+  }
+
+  /** The wait a request entering now can expect before it is at work, from measured service. */
+  estimatedWaitMs(): number {
+    if (this.serviceMs === null || this.active < this.limits.concurrency) return 0;
+    const ahead = this.tickets - this.active;
+    return ((ahead + 1) * this.serviceMs) / this.limits.concurrency;
   }
 
   /**
-   * Refuses at once when there is no room, or when `overloaded` says work already accepted is
-   * not keeping up: a cheap answer before any other work (authentication reads the database).
+   * Takes a place or refuses at once: when every place is taken, when the expected wait is past
+   * `maxWaitMs`, or when `overload` says why work already accepted is not keeping up.
    */
-  refuseIfFull(overloaded = false): void {
-    if (overloaded || (this.active >= this.concurrency && this.waiting.length >= this.queue)) {
-      throw this.refusal();
+  enter(overload: string | null = null): AdmissionTicket {
+    const { concurrency, queue, maxWaitMs } = this.limits;
+    if (overload !== null) throw refusal(overload, this.retryAfterSeconds());
+    if (this.tickets >= concurrency + queue) {
+      throw refusal('ingest is at capacity', this.retryAfterSeconds());
     }
-  }
-
-  private refusal(): AppError {
-    return new AppError('rate_limited', 'ingest is at capacity; retry after the indicated delay', {
-      retryAfterSeconds: this.retryAfterSeconds,
-    });
-  }
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    await this.acquire();
-    try {
-      return await work();
-    } finally {
-      this.release();
+    const wait = this.estimatedWaitMs();
+    if (wait > maxWaitMs) {
+      throw refusal(
+        `ingest would keep this request waiting about ${seconds(wait)} s`,
+        seconds(wait),
+      );
     }
+    this.tickets++;
+    return new AdmissionTicket(this);
   }
 
-  private acquire(): Promise<void> {
-    if (this.active < this.concurrency) {
+  /** @internal the ticket's steps */
+  admitScope(scope: AdmissionScope): void {
+    const { perProject, perKey } = this.limits;
+    if ((this.perProject.get(scope.projectId) ?? 0) >= perProject) {
+      throw refusal(`this project already has ${perProject} ingest requests in flight`, 1);
+    }
+    if ((this.perKey.get(scope.keyId) ?? 0) >= perKey) {
+      throw refusal(`this API key already has ${perKey} ingest requests in flight`, 1);
+    }
+    bump(this.perProject, scope.projectId, 1);
+    bump(this.perKey, scope.keyId, 1);
+  }
+
+  /** @internal */
+  releaseScope(scope: AdmissionScope): void {
+    bump(this.perProject, scope.projectId, -1);
+    bump(this.perKey, scope.keyId, -1);
+  }
+
+  /**
+   * @internal resolves when the request may work, or rejects with 429 once it has been in
+   * (authentication and body included) for `maxWaitMs`.
+   */
+  acquire(enteredAt: number): Promise<void> {
+    if (this.active < this.limits.concurrency) {
       this.active++;
       return Promise.resolve();
     }
-    if (this.waiting.length >= this.queue) return Promise.reject(this.refusal());
-    return new Promise((resolve) => this.waiting.push(resolve));
+    const left = enteredAt + this.limits.maxWaitMs - this.now();
+    if (left <= 0) return Promise.reject(this.waitedTooLong());
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(this.waitedTooLong());
+      }, left);
+      this.waiting.push(waiter);
+    });
   }
 
-  private release(): void {
+  /** @internal a request leaves work after `workedMs`. */
+  release(workedMs: number): void {
+    this.serviceMs =
+      this.serviceMs === null ? workedMs : this.serviceMs + SMOOTHING * (workedMs - this.serviceMs);
     const next = this.waiting.shift();
-    if (next) next();
+    if (next) next.grant();
     else this.active--;
   }
+
+  /** @internal */
+  leave(): void {
+    this.tickets--;
+  }
+
+  /** @internal */
+  clock(): number {
+    return this.now();
+  }
+
+  private waitedTooLong(): AppError {
+    return refusal(
+      `no ingest slot came free within ${seconds(this.limits.maxWaitMs)} s`,
+      this.retryAfterSeconds(),
+    );
+  }
+
+  /** A 429 for a reason the caller found (its project's derivation lagging). */
+  refusal(why: string): AppError {
+    return refusal(why, this.retryAfterSeconds());
+  }
+
+  private retryAfterSeconds(): number {
+    return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds(this.estimatedWaitMs())));
+  }
+}
+
+/** One request's way through admission; `leave` in a `finally`, whatever happened. */
+export class AdmissionTicket {
+  private scope: AdmissionScope | null = null;
+  private workingSince: number | null = null;
+  private left = false;
+  private readonly enteredAt: number;
+
+  constructor(private readonly admission: Admission) {
+    this.enteredAt = admission.clock();
+  }
+
+  /** Counts the request against its project and key; 429 past their share. */
+  admit(scope: AdmissionScope): void {
+    this.admission.admitScope(scope);
+    this.scope = scope;
+  }
+
+  /** Waits for a slot at work; 429 when none comes free in time. */
+  async work(): Promise<void> {
+    await this.admission.acquire(this.enteredAt);
+    this.workingSince = this.admission.clock();
+  }
+
+  leave(): void {
+    if (this.left) return;
+    this.left = true;
+    if (this.workingSince !== null) {
+      this.admission.release(this.admission.clock() - this.workingSince);
+    }
+    if (this.scope) this.admission.releaseScope(this.scope);
+    this.admission.leave();
+  }
+}
+
+interface Waiter {
+  grant(): void;
+}
+
+function bump(counts: Map<string, number>, key: string, by: number): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+function refusal(why: string, retryAfterSeconds: number): AppError {
+  return new AppError('rate_limited', `${why}; retry after ${retryAfterSeconds} s`, {
+    retryAfterSeconds,
+  });
 }

@@ -6,6 +6,7 @@ import {
   decodeOtlpBody,
   parseContentEncoding,
   parseContentType,
+  readBody,
   readOtlpRequest,
 } from './read-body';
 
@@ -248,6 +249,65 @@ describe('readOtlpRequest', () => {
       headers: { 'content-type': 'application/x-protobuf' },
     });
     expect((await readOtlpRequest(request)).body.length).toBe(0);
+  });
+});
+
+/** A body that sends `bytes` bytes every `everyMs`, forever, and says when it was cancelled. */
+function trickle(bytes: number, everyMs: number) {
+  const state = { cancelled: false };
+  let timer: NodeJS.Timeout | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      timer = setInterval(() => controller.enqueue(new Uint8Array(bytes)), everyMs);
+    },
+    cancel() {
+      state.cancelled = true;
+      clearInterval(timer);
+    },
+  });
+  return { stream, state, stop: () => clearInterval(timer) };
+}
+
+describe('readBody: the pace of a body', () => {
+  it('cuts a body trickling a byte every two seconds about a second in, with 408 saying why', async () => {
+    const slow = trickle(1, 2000);
+    const started = Date.now();
+    const error = await rejection(readBody(slow.stream, { gzipped: false }));
+    slow.stop();
+    expect(Date.now() - started).toBeLessThan(1600);
+    expect([error.code, error.status]).toEqual(['request_timeout', 408]);
+    expect(error.message).toMatch(
+      /request body came too slowly \(0 bytes in 1\.\d s; send it at least 16384 bytes\/s/,
+    );
+    expect(slow.state.cancelled).toBe(true);
+  });
+
+  it('cuts a body that keeps the minimum rate but is not whole by the deadline', async () => {
+    const steady = trickle(1000, 20);
+    const error = await rejection(
+      readBody(steady.stream, { gzipped: false, timeoutMs: 400, minBytesPerSecond: 1000 }),
+    );
+    steady.stop();
+    expect(error.code).toBe('request_timeout');
+    expect(error.message).toMatch(/whole within 0\.4 s/);
+  });
+
+  it('reads a body that comes in slowly but fast enough', async () => {
+    let sent = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        timer = setInterval(() => {
+          controller.enqueue(new Uint8Array(2000));
+          if (++sent === 10) {
+            clearInterval(timer);
+            controller.close();
+          }
+        }, 100);
+      },
+    });
+    const body = await readBody(stream, { gzipped: false, minBytesPerSecond: 4000 });
+    expect(body.length).toBe(20_000);
   });
 });
 

@@ -6,6 +6,19 @@ import type { DecodedRequest, OtlpFormat } from './otlp/types';
 
 /** The OTLP spec recommends 20 MiB, counted before and after decompression. */
 export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+/** A whole body must arrive within this long. */
+export const DEFAULT_BODY_TIMEOUT_MS = 15_000;
+/** ... and, after the first second, at least this fast on average. */
+export const DEFAULT_BODY_MIN_BYTES_PER_SECOND = 16 * 1024;
+const BODY_GRACE_MS = 1000;
+
+export interface BodyLimits {
+  maxBytes?: number;
+  /** 0 turns the deadline off. */
+  timeoutMs?: number;
+  /** 0 turns the minimum rate off. */
+  minBytesPerSecond?: number;
+}
 
 export interface OtlpBody {
   format: OtlpFormat;
@@ -14,21 +27,47 @@ export interface OtlpBody {
 }
 
 /**
- * Reads an OTLP/HTTP request body: checks Content-Type (415) and Content-Encoding (415), stops reading
- * as soon as more than `maxBytes` arrive (413), and inflates gzip up to `maxBytes` (413; corrupt → 400).
+ * Reads an OTLP/HTTP request body: checks Content-Type (415) and Content-Encoding (415), then
+ * `readBody`.
  */
 export async function readOtlpRequest(
   request: Request,
-  { maxBytes = DEFAULT_MAX_BODY_BYTES }: { maxBytes?: number } = {},
+  limits: BodyLimits = {},
 ): Promise<OtlpBody> {
   const format = parseContentType(request.headers.get('content-type'));
   const gzipped = parseContentEncoding(request.headers.get('content-encoding'));
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) {
-    throw tooLarge(`request body of ${declared.trim()} bytes`, maxBytes);
+  const body = await readBody(request.body, {
+    gzipped,
+    declaredBytes: declaredLength(request.headers.get('content-length')),
+    ...limits,
+  });
+  return { format, body };
+}
+
+/**
+ * Reads a body as it arrives: stops as soon as more than `maxBytes` arrive (413), cuts a body
+ * that comes too slowly (408: slower than `minBytesPerSecond` after the first second, or not
+ * whole within `timeoutMs`), and inflates gzip up to `maxBytes` (413; corrupt → 400).
+ */
+export async function readBody(
+  stream: ReadableStream<Uint8Array> | null,
+  options: BodyLimits & { gzipped: boolean; declaredBytes?: number | null },
+): Promise<Uint8Array> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (options.declaredBytes != null && options.declaredBytes > maxBytes) {
+    throw tooLarge(`request body of ${options.declaredBytes} bytes`, maxBytes);
   }
-  const raw = await readLimited(request.body, maxBytes);
-  return { format, body: gzipped ? await inflate(raw, maxBytes) : raw };
+  const raw = await readLimited(stream, maxBytes, {
+    timeoutMs: options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    minBytesPerSecond: options.minBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
+  });
+  return options.gzipped ? inflate(raw, maxBytes) : raw;
+}
+
+/** Content-Length as a number, or null when absent or not a plain count. */
+export function declaredLength(header: string | null): number | null {
+  if (header === null || !/^\d+$/.test(header.trim())) return null;
+  return Number(header.trim());
 }
 
 /** Decodes a body read by `readOtlpRequest`. An empty body carries no spans (the spec says: answer success). */
@@ -72,29 +111,36 @@ export function parseContentEncoding(header: string | null): boolean {
 async function readLimited(
   stream: ReadableStream<Uint8Array> | null,
   maxBytes: number,
+  pace: { timeoutMs: number; minBytesPerSecond: number },
 ): Promise<Uint8Array> {
   if (stream === null) return new Uint8Array(0);
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
+  const started = Date.now();
   let total = 0;
+  const slow = new SlowBody(started, pace);
   try {
     for (;;) {
-      const { done, value } = await reader.read().catch((error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new AppError('bad_request', `could not read the request body: ${reason}`, {
-          cause: error,
-        });
-      });
+      const { done, value } = await slow.race(
+        reader.read().catch((error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new AppError('bad_request', `could not read the request body: ${reason}`, {
+            cause: error,
+          });
+        }),
+        total,
+      );
       if (done) break;
       total += value.length;
-      if (total > maxBytes) {
-        // Stop reading now: the rest of the body is never pulled off the connection.
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge('request body', maxBytes);
-      }
+      if (total > maxBytes) throw tooLarge('request body', maxBytes);
       chunks.push(value);
     }
+  } catch (error) {
+    // Stop reading now: the rest of the body is never pulled off the connection.
+    void reader.cancel().catch(() => undefined);
+    throw error;
   } finally {
+    slow.stop();
     reader.releaseLock();
   }
   if (chunks.length === 1) return chunks[0] as Uint8Array;
@@ -105,6 +151,77 @@ async function readLimited(
     offset += chunk.length;
   }
   return body;
+}
+
+/**
+ * The body's pace: after `total` bytes, the next chunk is due by the time the average rate would
+ * fall under the minimum (counted from one second after the start), and never after the deadline.
+ * A body trickling a byte every few seconds is cut about a second in.
+ */
+class SlowBody {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly started: number,
+    private readonly pace: { timeoutMs: number; minBytesPerSecond: number },
+  ) {}
+
+  race<T>(read: Promise<T>, total: number): Promise<T> {
+    const due = this.dueBy(total);
+    if (due === Infinity) return read;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      clearTimeout(this.timer);
+      // Timers run before the loop reads sockets: after the server itself was busy, bytes that
+      // did arrive in time are still unread when the timer fires. Cut only if, once the loop has
+      // read what is there (setImmediate runs after that), nothing came.
+      this.timer = setTimeout(
+        () => setImmediate(() => settled || reject(this.cut(total))),
+        Math.max(0, due - Date.now()),
+      );
+      read.then(
+        (value) => {
+          settled = true;
+          clearTimeout(this.timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          settled = true;
+          clearTimeout(this.timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+  }
+
+  private dueBy(total: number): number {
+    const { timeoutMs, minBytesPerSecond } = this.pace;
+    const deadline = timeoutMs > 0 ? this.started + timeoutMs : Infinity;
+    const byRate =
+      minBytesPerSecond > 0
+        ? this.started + BODY_GRACE_MS + ((total + 1) / minBytesPerSecond) * 1000
+        : Infinity;
+    return Math.min(deadline, byRate);
+  }
+
+  private cut(total: number): AppError {
+    const elapsed = ((Date.now() - this.started) / 1000).toFixed(1);
+    const { timeoutMs, minBytesPerSecond } = this.pace;
+    const rule = [
+      minBytesPerSecond > 0 ? `at least ${minBytesPerSecond} bytes/s after the first second` : '',
+      timeoutMs > 0 ? `whole within ${timeoutMs / 1000} s` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    return new AppError(
+      'request_timeout',
+      `the request body came too slowly (${total} bytes in ${elapsed} s; send it ${rule})`,
+    );
+  }
 }
 
 function inflate(compressed: Uint8Array, maxBytes: number): Promise<Uint8Array> {

@@ -12,9 +12,23 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** What people see to tell keys apart; never enough to use. */
+/**
+ * What people see to tell keys apart, a fixed few characters whatever the key's length: `lsk_`
+ * and four more (24 of a generated key's 192 bits), or the first four of a key chosen by hand
+ * (`LOOPSCOPE_INIT_API_KEY`, which may be as short as 16).
+ */
 export function keyPrefix(key: string): string {
-  return key.slice(0, KEY_PREFIX.length + 6);
+  return key.startsWith(KEY_PREFIX) ? key.slice(0, KEY_PREFIX.length + 4) : key.slice(0, 4);
+}
+
+/**
+ * Two secrets compared in constant time, whatever their lengths and characters: compared as
+ * digests, so a header with a non-ASCII byte is a mismatch, not a length error.
+ */
+export function sameSecret(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given, 'utf8').digest();
+  const b = createHash('sha256').update(expected, 'utf8').digest();
+  return timingSafeEqual(a, b);
 }
 
 export function sameHash(a: string, b: string): boolean {

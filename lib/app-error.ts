@@ -5,8 +5,12 @@ export const APP_ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  /** A request body that came too slowly. */
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** A request for a host name this server does not answer to (DNS rebinding). */
+  misdirected: 421,
   rate_limited: 429,
   unavailable: 503,
   /** An unexpected failure: a generic message, never the internals. */

@@ -4,8 +4,10 @@ import {
   dashboardDoor,
   isLoopback,
   passwordMatches,
+  revokeSessionToken,
   safeNextPath,
   SESSION_TTL_MS,
+  SessionRevocations,
   verifySessionToken,
 } from './dashboard-session';
 
@@ -51,11 +53,33 @@ describe('the dashboard door', () => {
 
   it.each([
     ['/runs/abc?step=3', '/runs/abc?step=3'],
+    ['/runs/a%2Fb?project=x#s', '/runs/a%2Fb?project=x#s'],
     ['//evil.example/x', '/'],
     ['https://evil.example/', '/'],
     ['/\\evil.example', '/'],
+    ['\\\\evil.example', '/'],
+    ['/%09/evil.example/x', '/'],
+    ['/\t/evil.example/x', '/'],
+    ['/\n/evil.example', '/'],
+    ['/\r\n/evil.example', '/'],
+    ['\t//evil.example', '/'],
+    ['/%2F%2Fevil.example', '/'],
+    ['/%252F%252Fevil.example', '/'],
+    ['/%5Cevil.example', '/'],
+    ['/.//evil.example', '/'],
+    ['/%ZZ', '/'],
     [null, '/'],
-  ])('after login goes to %s → %s', (next, expected) => {
+  ])('after login goes to %j → %s', (next, expected) => {
     expect(safeNextPath(next)).toBe(expected);
+  });
+
+  it('a revoked session stops opening the door at once; other sessions still do', () => {
+    const revoked = new SessionRevocations();
+    const token = createSessionToken('pw-one-123456');
+    const other = createSessionToken('pw-one-123456');
+    expect(verifySessionToken(token, 'pw-one-123456', Date.now(), revoked)).toBe(true);
+    revokeSessionToken(token, 'pw-one-123456', revoked);
+    expect(verifySessionToken(token, 'pw-one-123456', Date.now(), revoked)).toBe(false);
+    expect(verifySessionToken(other, 'pw-one-123456', Date.now(), revoked)).toBe(true);
   });
 });

@@ -20,11 +20,39 @@ export type RunSort = (typeof RUN_SORTS)[number];
 export const DEFAULT_WINDOW_MS = 30 * 24 * 3600 * 1000;
 export const MAX_PAGE_SIZE = 500;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why a text parameter cannot be used, or null: Postgres stores no NUL character, and a lone
+ * surrogate is not Unicode (UTF-8 cannot carry it).
+ */
+export function textProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'contains a NUL character';
+  if (LONE_SURROGATE.test(value)) return 'contains a lone surrogate (not valid Unicode)';
+  return null;
+}
+
+/** A string that is safe to store and to query with. */
+export function safeText() {
+  return z.string().superRefine((value, ctx) => {
+    const problem = textProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+export const projectName = safeText().trim().min(1).max(200);
+
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(10_000, 0, 1);
+
 const isoDate = z.iso
   .datetime({ offset: true })
   .or(z.iso.date())
-  .transform((v) => new Date(v));
-const optionalText = z.string().trim().min(1).max(500).optional();
+  .transform((v) => new Date(v))
+  .refine((d) => d.getTime() >= EARLIEST && d.getTime() < LATEST, {
+    message: 'must be a date from 1970-01-01 to 9999-12-31',
+  });
+const optionalText = safeText().trim().min(1).max(500).optional();
 
 export const windowParams = z.object({
   from: isoDate.optional(),
@@ -39,7 +67,7 @@ export const runListParams = windowParams.extend({
   sort: z.enum(RUN_SORTS).default('startedAt'),
   order: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  cursor: z.string().max(500).optional(),
+  cursor: safeText().max(500).optional(),
 });
 
 export type WindowParams = z.infer<typeof windowParams>;
@@ -69,4 +97,46 @@ export function searchParamsObject(
     if (last !== undefined && last !== '') out[key] = last;
   }
   return out;
+}
+
+export type ParsedSearch<T> = { ok: true; data: T } | { ok: false; message: string };
+
+/**
+ * The one parse of a URL's query, for routes and pages alike: every value must be text that can
+ * be stored (a NUL or a lone surrogate names its parameter), then the schema; a problem is the
+ * message a 400 carries, naming the parameter.
+ */
+export function parseSearch<T extends z.ZodType>(
+  schema: T,
+  search: URLSearchParams | Record<string, string | string[] | undefined>,
+): ParsedSearch<z.infer<T>> {
+  const raw = searchParamsObject(search);
+  for (const [key, value] of Object.entries(raw)) {
+    const problem = textProblem(key) ?? textProblem(value);
+    if (problem) return { ok: false, message: `${textProblem(key) ? 'query' : key}: ${problem}` };
+  }
+  const result = schema.safeParse(raw);
+  if (result.success) return { ok: true, data: result.data };
+  const issue = result.error.issues[0];
+  return {
+    ok: false,
+    message: `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`,
+  };
+}
+
+/** Why a request's path cannot be routed (its percent-encoding is not UTF-8), or null. */
+export function pathProblem(url: string): string | null {
+  const path = url.split('?', 1)[0] ?? '';
+  try {
+    decodeURIComponent(path);
+    return null;
+  } catch {
+    return 'the URL path is not valid percent-encoded UTF-8';
+  }
+}
+
+/** A run id from a URL path: any text a span may carry, but not NUL or a lone surrogate. */
+export function runIdProblem(runId: string): string | null {
+  const problem = textProblem(runId);
+  return problem ? `runId: ${problem}` : null;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
-import { projectForKey } from '../db/projects';
+import { createApiKey, ensureProject, projectForKey } from '../db/projects';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'loopscope-cli-'));
@@ -24,8 +24,8 @@ describe('loopscope keys', () => {
 
     const listed = await cli('keys', 'list');
     expect(listed.stdout).toContain('team-a');
-    expect(listed.stdout).toContain(key.slice(0, 10));
-    expect(listed.stdout).not.toContain(key);
+    expect(listed.stdout).toContain(`${key.slice(0, 8)}…`);
+    expect(listed.stdout).not.toContain(key.slice(0, 9));
 
     const check = async () => {
       const handle = await openDatabase({ dataDir });
@@ -36,9 +36,23 @@ describe('loopscope keys', () => {
       }
     };
     expect(await check()).not.toBeNull();
-    const revoked = await cli('keys', 'revoke', key.slice(0, 10));
+    const revoked = await cli('keys', 'revoke', key.slice(0, 8));
     expect(revoked.stdout).toContain('Revoked 1 key');
     expect(await check()).toBeNull();
+  });
+
+  it('shows a short key chosen by hand by its first four characters only', async () => {
+    const handle = await openDatabase({ dataDir });
+    try {
+      await createApiKey(handle.db, await ensureProject(handle.db, 'team-b'), {
+        key: 'my-short-key-123456',
+      });
+    } finally {
+      await handle.close();
+    }
+    const listed = await cli('keys', 'list');
+    expect(listed.stdout).toContain('my-s…');
+    expect(listed.stdout).not.toContain('my-sh');
   });
 
   it('explains its usage on a wrong command', async () => {

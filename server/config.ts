@@ -1,6 +1,9 @@
 // The server's environment, parsed once. Every setting has a default, so `npm start` needs none.
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_BODY_MIN_BYTES_PER_SECOND, DEFAULT_BODY_TIMEOUT_MS } from '../ingest/read-body';
+import { admissionLimits, DEFAULT_MAX_WAIT_MS } from '../ingest/admission';
+import type { AdmissionLimits } from '../ingest/admission';
 import { dashboardDoor } from '../lib/dashboard-session';
 
 const env = z.object({
@@ -21,6 +24,18 @@ const env = z.object({
     .default(20 * 1024 * 1024),
   LOOPSCOPE_INGEST_CONCURRENCY: z.coerce.number().int().positive().optional(),
   LOOPSCOPE_INGEST_QUEUE: z.coerce.number().int().min(0).optional(),
+  LOOPSCOPE_INGEST_PER_PROJECT: z.coerce.number().int().positive().optional(),
+  LOOPSCOPE_INGEST_PER_KEY: z.coerce.number().int().positive().optional(),
+  LOOPSCOPE_INGEST_MAX_WAIT_MS: z.coerce.number().int().positive().default(DEFAULT_MAX_WAIT_MS),
+  LOOPSCOPE_BODY_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_BODY_TIMEOUT_MS),
+  LOOPSCOPE_BODY_MIN_RATE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(DEFAULT_BODY_MIN_BYTES_PER_SECOND),
+  LOOPSCOPE_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'LOOPSCOPE_PUBLIC_URL must be an http:// or https:// URL' })
+    .optional(),
   LOOPSCOPE_DERIVE_BACKLOG: z.coerce.number().int().positive().default(1000),
   LOOPSCOPE_DASHBOARD_PASSWORD: z
     .string()
@@ -37,12 +52,17 @@ export interface ServerConfig {
   pricesFile: string;
   settingsFile: string | undefined;
   maxBodyBytes: number;
-  ingestConcurrency: number;
-  ingestQueue: number;
+  /** A body must arrive whole within this (0: no deadline) ... */
+  bodyTimeoutMs: number;
+  /** ... and at least this fast after its first second (0: no minimum). */
+  bodyMinBytesPerSecond: number;
+  ingest: AdmissionLimits;
   /** Runs waiting to be derived past which ingest answers 429 until derivation catches up. */
   deriveBacklog: number;
   /** Null: the dashboard is open, which it only is on loopback. */
   dashboardPassword: string | null;
+  /** Where people reach the dashboard, when not at the address it listens on (a proxy). */
+  publicUrl: string | null;
 }
 
 export function readServerConfig(
@@ -57,6 +77,9 @@ export function readServerConfig(
     throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
+  // PGlite runs one query at a time; a server has a pool to share. A short queue: a request
+  // that would wait long is better told to come back (429).
+  const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -66,12 +89,15 @@ export function readServerConfig(
     pricesFile: path.resolve(root, e.LOOPSCOPE_PRICES_FILE ?? 'prices.json'),
     settingsFile: e.LOOPSCOPE_CONFIG ? path.resolve(root, e.LOOPSCOPE_CONFIG) : undefined,
     maxBodyBytes: e.LOOPSCOPE_MAX_BODY_BYTES,
-    // PGlite runs one query at a time; a server has a pool to share.
-    ingestConcurrency: e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2),
-    // A short queue: a request that would wait long is better told to come back (429).
-    ingestQueue:
-      e.LOOPSCOPE_INGEST_QUEUE ?? 2 * (e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2)),
+    bodyTimeoutMs: e.LOOPSCOPE_BODY_TIMEOUT_MS,
+    bodyMinBytesPerSecond: e.LOOPSCOPE_BODY_MIN_RATE,
+    ingest: admissionLimits(concurrency, e.LOOPSCOPE_INGEST_QUEUE ?? 2 * concurrency, {
+      perProject: e.LOOPSCOPE_INGEST_PER_PROJECT,
+      perKey: e.LOOPSCOPE_INGEST_PER_KEY,
+      maxWaitMs: e.LOOPSCOPE_INGEST_MAX_WAIT_MS,
+    }),
     deriveBacklog: e.LOOPSCOPE_DERIVE_BACKLOG,
     dashboardPassword: dashboardDoor(e.HOST, e.LOOPSCOPE_DASHBOARD_PASSWORD).password,
+    publicUrl: e.LOOPSCOPE_PUBLIC_URL ?? null,
   };
 }

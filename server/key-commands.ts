@@ -2,16 +2,17 @@
 // (which it must when the server holds the PGlite folder).
 import { z } from 'zod';
 import type { Executor } from '../db/sql';
+import { projectName, safeText } from '../lib/filters';
 import { createApiKey, ensureProject, listApiKeys, revokeApiKey } from '../db/projects';
 
 export const keyCommand = z.discriminatedUnion('action', [
   z.object({
     action: z.literal('create'),
-    project: z.string().min(1).max(200),
-    name: z.string().max(200).optional(),
+    project: projectName,
+    name: safeText().max(200).optional(),
   }),
   z.object({ action: z.literal('list') }),
-  z.object({ action: z.literal('revoke'), id: z.string().min(1).max(200) }),
+  z.object({ action: z.literal('revoke'), id: safeText().min(1).max(200) }),
 ]);
 export type KeyCommand = z.infer<typeof keyCommand>;
 

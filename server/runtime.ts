@@ -2,7 +2,7 @@
 // globalThis because Next bundles route code separately from the server's own modules.
 import type { Database, DatabaseHandle } from '../db/client';
 import { describeError } from '../db/errors';
-import { projectForKey } from '../db/projects';
+import { authenticateKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
 import { Deriver } from '../derive/deriver';
 import { settleRuns } from '../derive/settle-runs';
@@ -45,7 +45,7 @@ export function getRuntime(): Runtime {
 }
 
 export function createAdmission(config: ServerConfig): Admission {
-  return new Admission(config.ingestConcurrency, config.ingestQueue);
+  return new Admission(config.ingest);
 }
 
 export function deriveContext(runtime: Runtime): DeriveContext {
@@ -94,14 +94,23 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
   const runtime = getRuntime();
   return {
     database: requireDatabase,
-    authenticate: (key) => projectForKey(requireDatabase(), key),
+    authenticate: (key) => authenticateKey(requireDatabase(), key),
     afterCommit: () => runtime.deriver.kick(),
     // A project's own backlog holds back only its own ingest; the whole server's, everyone's.
-    backlogged: (projectId) =>
-      runtime.deriver.backlogOf(projectId) > runtime.config.deriveBacklog ||
-      runtime.deriver.backlog > 4 * runtime.config.deriveBacklog,
+    overloaded: (projectId) => {
+      const { deriver, config } = runtime;
+      if (deriver.backlog > 4 * config.deriveBacklog)
+        return `${deriver.backlog} runs wait to be derived`;
+      if (projectId !== null && deriver.backlogOf(projectId) > config.deriveBacklog)
+        return `${deriver.backlogOf(projectId)} runs of this project wait to be derived`;
+      return null;
+    },
     admission: runtime.admission,
-    maxBodyBytes: runtime.config.maxBodyBytes,
+    body: {
+      maxBytes: runtime.config.maxBodyBytes,
+      timeoutMs: runtime.config.bodyTimeoutMs,
+      minBytesPerSecond: runtime.config.bodyMinBytesPerSecond,
+    },
     log: runtime.log,
   };
 }

@@ -1,12 +1,17 @@
 // The Loopscope server: Next.js (dashboard, read API, /v1/traces) in one process with the
 // database it owns. PGlite is opened before listening, so a locked data folder fails at once.
 import { createServer } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import next from 'next';
 import { readServerConfig } from './config';
 import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
 import { printFirstKey } from './banner';
+import { revokedSessionsFile } from './revoked-sessions-file';
+import { configureDoor } from '../lib/dashboard-door';
+import { checkSessionRevocationsOf } from '../lib/dashboard-session';
+import { pathProblem } from '../lib/filters';
+import { CLIENT_ADDRESS_HEADER } from '../lib/login-throttle';
 
 export async function startServer(root: string, options: { dev: boolean }): Promise<void> {
   const config = readServerConfig(process.env, root);
@@ -20,7 +25,20 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   const app = next({ dev: options.dev, dir: root, hostname: config.host, port: config.port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server = createServer((req, res) => {
+  // Node's own limit on receiving a whole request (300 s by default) backs the ingest body
+  // deadline for every route: a request trickling its body cannot hold a connection for long.
+  const requestTimeout = Math.max(30_000, config.bodyTimeoutMs + 15_000);
+  const timeouts = { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout) };
+  const server = createServer(timeouts, (req, res) => {
+    // The address a login guess came from, from the socket: whatever the client sent is replaced.
+    req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
+    // A path that does not decode (`/runs/%ED%A0%80`) would fail inside Next's router as a 500.
+    const problem = pathProblem(req.url ?? '/');
+    if (problem) {
+      res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ error: { code: 'bad_request', message: problem } }));
+      return;
+    }
     handle(req, res).catch((error: unknown) => {
       log(`request failed: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(500).end();
@@ -33,8 +51,18 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // PORT=0 picks a free port: from here on the runtime knows the real one.
+  // PORT=0 picks a free port: from here on the runtime and the door know the real one.
   runtime.config = { ...config, port };
+  configureDoor({
+    host: config.host,
+    port,
+    password: config.dashboardPassword ?? undefined,
+    publicUrl: config.publicUrl,
+  });
+  if (config.dashboardPassword !== null) {
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+    checkSessionRevocationsOf(revokedSessionsFile(path.join(config.dataDir, 'revoked-sessions')));
+  }
   if (!config.databaseUrl) {
     writeFileSync(
       path.join(config.dataDir, 'server.json'),

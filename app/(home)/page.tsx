@@ -8,7 +8,8 @@ import { exitReasonGroups } from '@/db/read/exit-reason-groups';
 import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
 import { runFacets } from '@/db/read/run-facets';
-import { isAppError } from '@/lib/app-error';
+import { AppError, isAppError } from '@/lib/app-error';
+import { projectName } from '@/lib/filters';
 import { requireDatabase } from '@/server/runtime';
 import { EmptyProject } from '@/components/onboarding/empty-project';
 import { ActiveFilters } from '@/components/runs/active-filters';
@@ -24,6 +25,7 @@ import { WindowPicker } from '@/components/runs/window-picker';
 import { hrefWith } from '@/components/url/href';
 import type { QueryPatch } from '@/components/url/href';
 import { chooseProject } from '../current-project';
+import { requireDashboardAction } from '../dashboard-guard';
 import { HomeHeader, MissingProject, ProblemNotice } from './home-parts';
 import { parseHomeQuery } from './search-params';
 
@@ -31,7 +33,10 @@ export const dynamic = 'force-dynamic';
 
 async function loadSampleRuns(formData: FormData): Promise<void> {
   'use server';
-  await loadSampleRunsIntoProject(String(formData.get('project') ?? 'default'));
+  await requireDashboardAction();
+  const project = projectName.safeParse(formData.get('project') ?? 'default');
+  if (!project.success) throw new AppError('bad_request', 'project: not a project name');
+  await loadSampleRunsIntoProject(project.data);
   revalidatePath('/');
 }
 

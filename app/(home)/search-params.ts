@@ -1,7 +1,7 @@
 // The home page's URL, parsed once: the read API's run-list parameters plus the project and a
 // named time window. Presets are relative to now; `custom` uses `from` and `to`.
 import { z } from 'zod';
-import { runListParams, searchParamsObject } from '@/lib/filters';
+import { parseSearch, projectName, runListParams, searchParamsObject } from '@/lib/filters';
 import type { RunListParams, TimeWindow } from '@/lib/filters';
 
 export const WINDOW_PRESETS = ['24h', '7d', '30d'] as const;
@@ -17,7 +17,7 @@ export const DEFAULT_PRESET: WindowPreset = '7d';
 const DAY_MS = 24 * 3600_000;
 
 export const homeParams = runListParams.extend({
-  project: z.string().trim().min(1).max(200).optional(),
+  project: projectName.optional(),
   window: z.enum([...WINDOW_PRESETS, 'custom']).optional(),
 });
 
@@ -36,11 +36,8 @@ export function parseHomeQuery(
   now = new Date(),
 ): HomeQueryResult {
   const raw = searchParamsObject(search);
-  const parsed = homeParams.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, problem: `${issue?.path.join('.') || 'query'}: ${issue?.message ?? ''}` };
-  }
+  const parsed = parseSearch(homeParams, raw);
+  if (!parsed.ok) return { ok: false, problem: parsed.message };
   const { window: named, ...params } = parsed.data;
   const custom =
     named === 'custom' ||

@@ -37,6 +37,11 @@ export default async function LoginPage({
           {params.failed ? (
             <p role="alert">That password is not the one this server was given.</p>
           ) : null}
+          {typeof params.wait === 'string' && /^\d+$/.test(params.wait) ? (
+            <p role="alert">
+              Too many wrong passwords from this address: wait {params.wait} s before trying again.
+            </p>
+          ) : null}
           <button className="button" type="submit">
             Log in
           </button>

@@ -1,7 +1,7 @@
 // The reports' URL parameters, parsed once with zod: the API route and the pages share them, so
 // a link and an API call mean the same window and grouping. A bad one names itself.
 import { z } from 'zod';
-import { resolveWindow, windowParams } from '@/lib/filters';
+import { parseSearch, resolveWindow, safeText, windowParams } from '@/lib/filters';
 import type { TimeWindow } from '@/lib/filters';
 import { WEEKLY_GROUP_BY } from '@/trajectory/report-weekly';
 import { WEEK_MS, isoWeekStartMs, utcDate, weekStartsBetween } from '@/trajectory/report-weeks';
@@ -11,7 +11,7 @@ export const DEFAULT_REPORT_WEEKS = 12;
 /** A window longer than about five years is refused: the report has a row per week and group. */
 export const MAX_REPORT_WEEKS = 262;
 
-const text = z.string().trim().min(1).max(500).optional();
+const text = safeText().trim().min(1).max(500).optional();
 const window = windowParams.pick({ from: true, to: true });
 
 function orderedWindow(value: { from?: Date; to?: Date }, ctx: z.RefinementCtx): void {
@@ -104,8 +104,5 @@ export function parsePageParams<T extends z.ZodType>(
   schema: T,
   input: Record<string, string>,
 ): { ok: true; data: z.infer<T> } | { ok: false; message: string } {
-  const result = schema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
-  const issue = result.error.issues[0];
-  return { ok: false, message: `${issue?.path.join('.') || 'query'}: ${issue?.message}` };
+  return parseSearch(schema, input);
 }

@@ -34,19 +34,23 @@ export function toWeeklyJson(row: WeeklyRow): WeeklyJsonRow {
   };
 }
 
-/** RFC 4180: CRLF lines, a header row, fields quoted when they hold a comma, quote or newline. */
+/** RFC 4180: CRLF lines, a header row, every text field quoted, numbers bare. */
 export function weeklyCsv(rows: readonly WeeklyJsonRow[]): string {
   const lines = [WEEKLY_COLUMNS.join(',')];
   for (const row of rows) lines.push(WEEKLY_COLUMNS.map((c) => csvField(row[c])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
+// Group names are untrusted text. A spreadsheet runs a cell that starts with one of these as a
+// formula, and one that splits on `;`, `|` or a tab (as some locales and imports do) sees a new
+// cell start after each of those: each such start gets a leading '.
+const FORMULA_START = /(?<=^|[,;|\t\r\n])(?=[=+\-@\t\r])/g;
+
 function csvField(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  // Group names are untrusted text: one a spreadsheet would run as a formula gets a leading '.
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const guarded = value.replace(FORMULA_START, "'");
+  return `"${guarded.replace(/"/g, '""')}"`;
 }
 
 export function csvResponse(csv: string, filename: string): Response {

@@ -11,6 +11,9 @@ import { createApiKey, ensureProject } from '../../db/projects';
 import { createTestDatabase } from '../../db/test-database';
 import type { TestDatabaseKind } from '../../db/test-database';
 import type { DatabaseHandle } from '../../db/client';
+import { admissionLimits } from '../../ingest/admission';
+import type { AdmissionLimits } from '../../ingest/admission';
+import { configureDoor } from '../../lib/dashboard-door';
 import { loopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
 import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';
@@ -95,14 +98,27 @@ export const TEST_PRICES: ModelPrice[] = [
 
 export async function startTestServer(
   kind: TestDatabaseKind,
-  options: { maxBodyBytes?: number; ingestConcurrency?: number; ingestQueue?: number } = {},
+  options: {
+    maxBodyBytes?: number;
+    ingestConcurrency?: number;
+    ingestQueue?: number;
+    ingest?: Partial<Omit<AdmissionLimits, 'concurrency' | 'queue'>>;
+    bodyTimeoutMs?: number;
+    bodyMinBytesPerSecond?: number;
+  } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(kind);
+  const defaults = readServerConfig({});
   const config = {
-    ...readServerConfig({}),
+    ...defaults,
     maxBodyBytes: options.maxBodyBytes ?? 20 * 1024 * 1024,
-    ingestConcurrency: options.ingestConcurrency ?? 4,
-    ingestQueue: options.ingestQueue ?? 64,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? defaults.bodyTimeoutMs,
+    bodyMinBytesPerSecond: options.bodyMinBytesPerSecond ?? defaults.bodyMinBytesPerSecond,
+    ingest: admissionLimits(
+      options.ingestConcurrency ?? 4,
+      options.ingestQueue ?? 64,
+      options.ingest,
+    ),
   };
   const runtime: Runtime = {
     config,
@@ -132,7 +148,10 @@ export async function startTestServer(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  // The door answers to the address this server listens on, as the real server's does.
+  configureDoor({ host: '127.0.0.1', port, password: undefined, publicUrl: null });
   return {
     url,
     ...main,

@@ -42,6 +42,8 @@ const GRPC_CODE: Record<AppErrorCode, number> = {
   unauthorized: 16, // UNAUTHENTICATED
   forbidden: 7, // PERMISSION_DENIED
   not_found: 5, // NOT_FOUND
+  request_timeout: 4, // DEADLINE_EXCEEDED
+  misdirected: 7,
   rate_limited: 8, // RESOURCE_EXHAUSTED
   unavailable: 14, // UNAVAILABLE
   internal: 13, // INTERNAL

@@ -4,6 +4,7 @@ import { listDeriveFailures } from '@/db/read/derive-failures';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { getRun } from '@/db/read/get-run';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
+import { runIdProblem } from '@/lib/filters';
 import { requireDatabase } from '@/server/runtime';
 import { buildTrajectory } from '@/components/trajectory/lane-model';
 import { RunHeader } from '@/components/trajectory/run-header';
@@ -21,7 +22,7 @@ export default async function RunPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const runId = decodeSegment((await params).runId);
-  if (runId === null) notFound();
+  if (runId === null || runIdProblem(runId)) notFound();
   const query = parseRunParams(await searchParams);
   const db = requireDatabase();
   const { current } = await chooseProject(db, query.project);

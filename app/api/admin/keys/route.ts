@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '@/lib/api-key';
 import { AppError } from '@/lib/app-error';
 import { keyCommand, runKeyCommand } from '@/server/key-commands';
 import { getRuntime, requireDatabase } from '@/server/runtime';
@@ -11,11 +11,7 @@ export async function POST(request: Request): Promise<Response> {
   return respond(async () => {
     const token = getRuntime().adminToken;
     const given = request.headers.get('x-loopscope-admin') ?? '';
-    if (
-      !token ||
-      given.length !== token.length ||
-      !timingSafeEqual(Buffer.from(given), Buffer.from(token))
-    ) {
+    if (!token || !sameSecret(given, token)) {
       throw new AppError('unauthorized', 'admin token required');
     }
     const parsed = keyCommand.safeParse(await request.json().catch(() => null));

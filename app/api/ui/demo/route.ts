@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { AppError } from '@/lib/app-error';
+import { projectName } from '@/lib/filters';
 import { loadSampleRunsIntoProject } from '@/samples/load-into-project';
 import { requireDashboardRequest } from '../../../dashboard-guard';
 import { respond } from '../../../http';
 
 export const dynamic = 'force-dynamic';
 
-const body = z.object({ project: z.string().trim().min(1).max(200).optional() });
+const body = z.object({ project: projectName.optional() });
 
 /**
  * The empty state's "Load sample runs": runs the sample loops in this process and sends them

@@ -267,7 +267,8 @@ describe.each(TEST_DATABASE_KINDS)('weekly report API on %s', (kind) => {
     const lines = (await response.text()).split('\r\n');
     expect(lines[0]).toBe('week,group,runs,verifiedRuns,verifiedUnits,costUsd,costPerVerifiedUnit');
     expect(lines.at(-1)).toBe('');
-    const rows = lines.slice(1, -1).map((l) => l.split(','));
+    // Text cells come quoted; these have no comma inside.
+    const rows = lines.slice(1, -1).map((l) => l.split(',').map((c) => c.replace(/^"|"$/g, '')));
     expect(rows).toHaveLength(json.length);
     rows.forEach((cells, k) => {
       const w = json[k]!;

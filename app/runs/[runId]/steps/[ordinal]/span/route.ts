@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { stepSpan } from '@/db/read/step-span';
 import { AppError } from '@/lib/app-error';
-import { searchParamsObject } from '@/lib/filters';
+import { parseSearch, projectName, runIdProblem } from '@/lib/filters';
 import { requireDatabase } from '@/server/runtime';
 import { respond } from '@/app/http';
 import { chooseProject } from '@/app/current-project';
@@ -11,7 +11,7 @@ import { requireDashboardRequest } from '@/app/dashboard-guard';
 
 export const dynamic = 'force-dynamic';
 
-const query = z.object({ project: z.string().trim().min(1).max(200).optional() });
+const query = z.object({ project: projectName.optional() });
 
 export async function GET(
   request: Request,
@@ -24,8 +24,10 @@ export async function GET(
     if (!Number.isInteger(ordinal) || ordinal < 1) {
       throw new AppError('bad_request', 'the step position must be a whole number from 1');
     }
-    const parsed = query.safeParse(searchParamsObject(new URL(request.url).searchParams));
-    if (!parsed.success) throw new AppError('bad_request', 'project: not a project name');
+    const problem = runIdProblem(runId);
+    if (problem) throw new AppError('bad_request', problem);
+    const parsed = parseSearch(query, new URL(request.url).searchParams);
+    if (!parsed.ok) throw new AppError('bad_request', parsed.message);
     const db = requireDatabase();
     const { current } = await chooseProject(db, parsed.data.project);
     const step = current && (await stepSpan(db, { projectId: current.id, runId, ordinal }));

@@ -1,0 +1,84 @@
+// The OTLP trace export, whatever transport carried it: authenticate, admit, read, decode,
+// validate, store, and the result to answer with. The HTTP route is one thin adapter
+// (otlp-endpoint.ts); a gRPC service or another HTTP path calls this same function.
+import type { Database } from '../db/client';
+import { missingKey } from '../db/projects';
+import type { KeyScope } from '../db/projects';
+import type { Admission } from './admission';
+import { ingestSpans } from './ingest-spans';
+import { rejectionMessage } from './otlp/encode-response';
+import type { OtlpFormat } from './otlp/types';
+import { decodeOtlpBody, readBody } from './read-body';
+import type { BodyLimits } from './read-body';
+import { validateSpans } from './validate';
+
+export interface ExportRequest {
+  /** The API key as the transport carried it; null when it carried none. */
+  key: string | null;
+  format: OtlpFormat;
+  gzipped: boolean;
+  /** The body size the transport announced (Content-Length), when it did. */
+  declaredBytes: number | null;
+  /** The body as it arrives. */
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** What the OTLP response reports: spans refused and why (partial_success). */
+export interface ExportResult {
+  rejectedSpans: number;
+  errorMessage: string;
+}
+
+export interface IngestDeps {
+  /** The database, or an AppError('unavailable') while it is not ready. */
+  database(): Database;
+  /** The key's project and id; an AppError('unauthorized') for a key that opens nothing. */
+  authenticate(key: string): Promise<KeyScope>;
+  /** Called once a request's spans are committed (the deriver's cue). */
+  afterCommit?: () => void;
+  admission: Admission;
+  /**
+   * Why the work already accepted is not keeping up (derivation far behind ingest), or null:
+   * asked for the whole server before authentication (null) and for the key's project after.
+   */
+  overloaded?: (projectId: string | null) => string | null;
+  body: BodyLimits;
+}
+
+/**
+ * Stores the spans of one export request and says which were refused; every failure is an
+ * AppError whose code the transport maps to its own status. Returning means every accepted span
+ * is committed.
+ */
+export async function exportTraces(
+  request: ExportRequest,
+  deps: IngestDeps,
+): Promise<ExportResult> {
+  if (!request.key) throw missingKey();
+  const db = deps.database();
+  // Refusals at capacity come before authentication: they cost no database read.
+  const ticket = deps.admission.enter(deps.overloaded?.(null) ?? null);
+  try {
+    const scope = await deps.authenticate(request.key);
+    const lagging = deps.overloaded?.(scope.projectId) ?? null;
+    if (lagging !== null) throw deps.admission.refusal(lagging);
+    ticket.admit(scope);
+    // Read while waiting, not at work: a slow body holds a place of its own project's share,
+    // never a slot another client's spans could be stored in.
+    const body = await readBody(request.body, {
+      ...deps.body,
+      gzipped: request.gzipped,
+      declaredBytes: request.declaredBytes,
+    });
+    await ticket.work();
+    const { spans, rejectedCount, messages } = validateSpans(decodeOtlpBody(request.format, body));
+    await ingestSpans(db, scope.projectId, spans);
+    deps.afterCommit?.();
+    return {
+      rejectedSpans: rejectedCount,
+      errorMessage: rejectionMessage(rejectedCount, messages),
+    };
+  } finally {
+    ticket.leave();
+  }
+}

@@ -1,0 +1,90 @@
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DATABASE_KINDS } from '../db/test-database';
+import { spanBatch } from '../e2e/support/payloads';
+import { startTestServer } from '../e2e/support/test-server';
+import type { TestServer } from '../e2e/support/test-server';
+
+/** A POST /v1/traces that sends its headers and then one byte every two seconds. */
+function trickle(server: TestServer, key: string) {
+  const { hostname, port } = new URL(server.url);
+  const socket: Socket = connect(Number(port), hostname);
+  const opened = Date.now();
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+  const closed = new Promise<{ status: number; afterMs: number; answer: string }>((resolve) =>
+    socket.on('close', () =>
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 0),
+        afterMs: Date.now() - opened,
+        answer,
+      }),
+    ),
+  );
+  socket.on('error', () => {});
+  socket.write(
+    [
+      'POST /v1/traces HTTP/1.1',
+      `Host: ${hostname}:${port}`,
+      `Authorization: Bearer ${key}`,
+      'Content-Type: application/json',
+      'Content-Length: 100000',
+      '',
+      '{',
+    ].join('\r\n'),
+  );
+  const timer = setInterval(() => socket.write(' '), 2000);
+  void closed.finally(() => clearInterval(timer));
+  return { closed, stop: () => socket.destroy() };
+}
+
+const post = (server: TestServer, key: string, body: string) =>
+  fetch(`${server.url}/v1/traces`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body,
+  });
+
+// The built server's defaults: 2 at work and 4 waiting on PGlite, 8 and 16 on Postgres.
+const LIMITS = { pglite: [2, 4], postgres: [8, 16] } as const;
+
+describe.each(TEST_DATABASE_KINDS)('slow bodies on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    const [ingestConcurrency, ingestQueue] = LIMITS[kind];
+    server = await startTestServer(kind, { ingestConcurrency, ingestQueue });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('a key trickling bodies on every connection it can open is cut in seconds, and other clients are served meanwhile', async () => {
+    const [concurrency, queue] = LIMITS[kind];
+    const slow = Array.from({ length: concurrency + queue }, () => trickle(server, server.key));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const other = await server.newProject(`other-${kind}`);
+      const started = Date.now();
+      const served = await post(server, other.key, spanBatch(50).body);
+      expect(served.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(3000);
+      // The same project's other exporter is served too, once the trickles are cut.
+      const sameProject = await post(server, server.key, spanBatch(50).body);
+      expect([200, 429]).toContain(sameProject.status);
+
+      const answers = await Promise.all(slow.map((s) => s.closed));
+      for (const answer of answers) {
+        // Cut with a clear error (408), or refused at once past the key's share (429).
+        expect([408, 429]).toContain(answer.status);
+        expect(answer.afterMs).toBeLessThan(5000);
+      }
+      const cut = answers.filter((a) => a.status === 408);
+      expect(cut.length).toBeGreaterThan(0);
+      expect(cut[0]?.answer).toMatch(/request body came too slowly/);
+      expect((await post(server, server.key, spanBatch(50).body)).status).toBe(200);
+    } finally {
+      for (const s of slow) s.stop();
+    }
+  });
+});
