@@ -1,32 +1,19 @@
 import { z } from 'zod';
 import { lastStepIndex, stepActions } from '@/db/read/step-actions';
-import { AppError } from '@/lib/app-error';
 import { safeText } from '@/lib/filters';
 import { decideGuard } from '@/trajectory/guard';
-import { respond } from '../../../http';
-import { authenticate } from '../auth';
-import { projectRun } from '../project-run';
+import { apiRead } from '../../../read-door';
+import { projectRun } from '../run-param';
 
 export const dynamic = 'force-dynamic';
 
 const body = z.object({ runId: safeText().min(1).max(500) });
 
 /** The deterministic continue / warn / terminate / escalate for the run as stored now. */
-export async function POST(request: Request): Promise<Response> {
-  return respond(async () => {
-    const projectId = await authenticate(request);
-    const parsed = body.safeParse(await request.json().catch(() => undefined));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AppError(
-        'bad_request',
-        issue?.code === 'custom'
-          ? `runId: ${issue.message}`
-          : 'send a JSON body { "runId": "<run id>" }',
-      );
-    }
-    const { runId } = parsed.data;
-    const { db, run } = await projectRun(projectId, runId);
+export const POST = apiRead(
+  { body, settle: ({ body }) => body },
+  async ({ db, projectId, body: { runId } }) => {
+    const run = await projectRun(db, projectId, runId);
     const flagged = [run.flags.repeat?.step, run.flags.revisit?.step].filter(
       (s): s is number => s !== undefined,
     );
@@ -40,5 +27,5 @@ export async function POST(request: Request): Promise<Response> {
       flags: run.flags,
       actionAt: (step) => actions.get(step) ?? null,
     });
-  });
-}
+  },
+);

@@ -1,32 +1,29 @@
 import { weeklyTotals } from '@/db/read/weekly-report';
 import { weeklyReportParams, weekWindow } from '@/app/reports/search-params';
 import { csvResponse, toWeeklyJson, weeklyCsv, weeklyFilename } from '@/app/reports/weekly-export';
-import { requireDatabase, settle } from '@/server/runtime';
 import { weeklyRows } from '@/trajectory/report-weekly';
-import { respond } from '../../../../http';
-import { authenticate } from '../../auth';
-import { parseQuery } from '../../parse';
+import { apiRead } from '../../../../read-door';
 
 export const dynamic = 'force-dynamic';
 
-/** Cost per verified unit per ISO week and group, from the rollup ingest keeps current. */
-export async function GET(request: Request): Promise<Response> {
-  return respond(async () => {
-    const projectId = await authenticate(request);
-    await settle(projectId);
-    const params = parseQuery(request, weeklyReportParams);
-    const window = weekWindow(params);
-    const totals = await weeklyTotals(requireDatabase(), {
+/** Cost per verified unit per ISO week and group, from the rollup derivation keeps current. */
+export const GET = apiRead(
+  { query: weeklyReportParams, settle: 'project' },
+  async ({ db, projectId, query }) => {
+    const window = weekWindow(query);
+    const totals = await weeklyTotals(db, {
       projectId,
       firstWeek: window.firstWeek,
       lastWeek: window.lastWeek,
-      groupBy: params.groupBy,
+      groupBy: query.groupBy,
     });
     const weeks = weeklyRows(totals).map(toWeeklyJson);
-    if (params.format === 'csv') {
-      const filename = weeklyFilename(window.firstWeek, window.lastWeek, params.groupBy);
-      return csvResponse(weeklyCsv(weeks), filename);
+    if (query.format === 'csv') {
+      return csvResponse(
+        weeklyCsv(weeks),
+        weeklyFilename(window.firstWeek, window.lastWeek, query.groupBy),
+      );
     }
     return { weeks };
-  });
-}
+  },
+);

@@ -1,18 +1,12 @@
 import { toRunSummaryJson } from '@/lib/run-json';
-import { respond } from '../../../../http';
-import { authenticate } from '../../auth';
-import { projectRun } from '../../project-run';
+import { apiRead } from '../../../../read-door';
+import { projectRun, runParams, settleRun } from '../../run-param';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(
-  request: Request,
-  { params }: { params: Promise<{ runId: string }> },
-): Promise<Response> {
-  return respond(async () => {
-    const projectId = await authenticate(request);
-    const { runId } = await params;
-    const { run } = await projectRun(projectId, runId);
-    return { run: toRunSummaryJson(run) };
-  });
-}
+export const GET = apiRead(
+  { params: runParams, settle: settleRun },
+  async ({ db, projectId, params }) => ({
+    run: toRunSummaryJson(await projectRun(db, projectId, params.runId)),
+  }),
+);

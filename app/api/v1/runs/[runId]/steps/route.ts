@@ -1,18 +1,13 @@
 import { listSteps } from '@/db/read/list-steps';
-import { respond } from '../../../../../http';
-import { authenticate } from '../../../auth';
-import { projectRun } from '../../../project-run';
+import { apiRead } from '../../../../../read-door';
+import { projectRun, runParams, settleRun } from '../../../run-param';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(
-  request: Request,
-  { params }: { params: Promise<{ runId: string }> },
-): Promise<Response> {
-  return respond(async () => {
-    const projectId = await authenticate(request);
-    const { runId } = await params;
-    const { db } = await projectRun(projectId, runId);
-    return { steps: await listSteps(db, { projectId, runId }) };
-  });
-}
+export const GET = apiRead(
+  { params: runParams, settle: settleRun },
+  async ({ db, projectId, params }) => {
+    await projectRun(db, projectId, params.runId);
+    return { steps: await listSteps(db, { projectId, runId: params.runId }) };
+  },
+);
