@@ -14,10 +14,11 @@ export function FragmentCallout({ traces, href }: { traces: number; href: string
         {formatCount(traces)} {traces === 1 ? 'trace holds' : 'traces hold'} a single LLM or tool
         call and no run.
       </strong>{' '}
-      Your instrumentation sends every call as its own trace (Traceloop&apos;s LangChain
-      instrumentation does without an enclosing span), so they cannot be grouped into runs: wrap the
-      loop in one span, or set <code>loop.run.id</code> on every call.{' '}
-      {href ? <Link href={href}>Show {traces === 1 ? 'it' : 'them'}</Link> : null}
+      Each call arrived as its own trace, so they cannot be grouped into runs. That is most often
+      missing context propagation: the calls are made outside the span of the loop that made them
+      (no enclosing span is active, or the context is lost across an async boundary or a process).
+      Wrap the loop in one span and make the calls inside it, or set <code>loop.run.id</code> on
+      every call. {href ? <Link href={href}>Show {traces === 1 ? 'it' : 'them'}</Link> : null}
     </p>
   );
 }
