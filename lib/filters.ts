@@ -20,9 +20,10 @@ export type RunSort = (typeof RUN_SORTS)[number];
 export const DEFAULT_WINDOW_MS = 30 * 24 * 3600 * 1000;
 export const MAX_PAGE_SIZE = 500;
 
-const isoDate = z.iso
-  .datetime({ offset: true })
-  .or(z.iso.date())
+const isoDate = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'not a date: use YYYY-MM-DD or a date-time with an offset (2026-11-30T12:00:00Z)',
+  })
   .transform((v) => new Date(v));
 const optionalText = z.string().trim().min(1).max(500).optional();
 
