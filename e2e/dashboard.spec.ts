@@ -170,7 +170,7 @@ test('agent and window filters change the URL; the project switcher lists every 
   await expect(projects).toHaveValue(project);
   await expect(projects.getByRole('option', { name: empty })).toHaveCount(1);
   await projects.selectOption('default');
-  await expect(page).toHaveURL(/project=default$/);
+  await expect(page).toHaveURL(/project=default&window=custom&from=2026-01-01&to=2026-01-31$/);
 });
 
 test('an empty project shows how to point an OpenTelemetry exporter at it', async ({

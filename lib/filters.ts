@@ -1,5 +1,6 @@
 // Query parameters of the read API and the dashboard, parsed once with zod. The same schemas
 // serve route handlers, pages and the client components that write them into the URL.
+import './zod-in-browser';
 import { z } from 'zod';
 import { EXIT_CATEGORIES } from '../trajectory/exit-categories';
 
@@ -18,6 +19,11 @@ export const RUN_SORTS = ['startedAt', 'costUsd', 'wastedUsd', 'stepCount', 'dur
 export type RunSort = (typeof RUN_SORTS)[number];
 
 export const DEFAULT_WINDOW_MS = 30 * 24 * 3600 * 1000;
+
+/** An enum whose error lists the values it takes, plainly. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(', ')}` });
+}
 export const MAX_PAGE_SIZE = 500;
 
 const isoDate = z
@@ -35,10 +41,10 @@ export const windowParams = z.object({
 });
 
 export const runListParams = windowParams.extend({
-  exitCategory: z.enum(EXIT_CATEGORIES).optional(),
-  flag: z.enum(RUN_FLAGS).optional(),
-  sort: z.enum(RUN_SORTS).default('startedAt'),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  exitCategory: oneOf(EXIT_CATEGORIES).optional(),
+  flag: oneOf(RUN_FLAGS).optional(),
+  sort: oneOf(RUN_SORTS).default('startedAt'),
+  order: oneOf(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
   cursor: z.string().max(500).optional(),
 });

@@ -1,6 +1,7 @@
 // The one time window and time zone of the dashboard: every page reads them from the same URL
 // parameters, resolves them the same way, and every link between pages carries them. A day in
 // `from` / `to` is a day in the chosen zone; `to` names the last day included.
+import './zod-in-browser';
 import { z } from 'zod';
 import { UTC, addDays, isDay, isTimeZone, zonedDay, zonedDayStartMs } from './time-zone';
 

@@ -1,6 +1,7 @@
 // The home page's URL, parsed once: the read API's run-list parameters plus the project and the
 // one window of every page (lib/view-window.ts). Pure, so the not-found page names the same
 // problems in the browser that the server found.
+import '@/lib/zod-in-browser';
 import { z } from 'zod';
 import { runListParams, searchParamsObject } from '@/lib/filters';
 import type { RunListParams } from '@/lib/filters';

@@ -1,7 +1,8 @@
 // The reports' URL parameters, parsed once with zod: the API route and the pages share them, so
 // a link and an API call mean the same window and grouping. A bad one names itself.
+import '@/lib/zod-in-browser';
 import { z } from 'zod';
-import { windowParams } from '@/lib/filters';
+import { oneOf, windowParams } from '@/lib/filters';
 import type { TimeWindow } from '@/lib/filters';
 import { queryProblems } from '@/lib/query-problems';
 import { viewParams } from '@/lib/view-window';
@@ -37,8 +38,8 @@ function orderedWindow(value: { from?: Date; to?: Date }, ctx: z.RefinementCtx):
 }
 
 const weeklyBase = window.extend({
-  groupBy: z.enum(WEEKLY_GROUP_BY).default('agent'),
-  format: z.enum(['json', 'csv']).default('json'),
+  groupBy: oneOf(WEEKLY_GROUP_BY).default('agent'),
+  format: oneOf(['json', 'csv']).default('json'),
 });
 /** `GET /api/v1/reports/weekly`: the project is the key's. */
 export const weeklyReportParams = weeklyBase.superRefine(orderedWindow);
@@ -46,7 +47,7 @@ export type WeeklyReportParams = z.infer<typeof weeklyReportParams>;
 /** The dashboard page (and its CSV export), which name the project, `default` unless told. */
 export const weeklyPageParams = weeklyBase
   .extend(viewParams.shape)
-  .extend({ project: text, scale: z.enum(['linear', 'log']).default('linear') })
+  .extend({ project: text, scale: oneOf(['linear', 'log']).default('linear') })
   .superRefine(orderedWindow);
 
 export const compareParams = pageWindow

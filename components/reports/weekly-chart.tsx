@@ -37,6 +37,18 @@ export function WeeklyChart({
       })),
     [series, scale],
   );
+  // Whole decades on a log scale: $0.001, $0.01, $0.1 … from below the cheapest to above the
+  // dearest, so each order of magnitude takes the same height.
+  const decades = useMemo(() => {
+    const values = series.points
+      .flatMap((p) => p.values)
+      .filter((v): v is number => v !== null && v > 0);
+    if (values.length === 0) return null;
+    const low = Math.floor(Math.log10(values.reduce((a, b) => (b < a ? b : a))));
+    const high = Math.max(low + 1, Math.ceil(Math.log10(values.reduce((a, b) => (b > a ? b : a)))));
+    return Array.from({ length: high - low + 1 }, (_, k) => 10 ** (low + k));
+  }, [series]);
+  const log = scale === 'log' && decades !== null;
   const colors = useMemo(
     () => assignSeriesStyles([...domain, ...series.groups]),
     [domain, series.groups],
@@ -54,13 +66,13 @@ export function WeeklyChart({
         <YAxis
           tick={AXIS_TICK}
           stroke="var(--grid)"
-          width={64}
-          scale={scale}
-          domain={scale === 'log' ? ['auto', 'auto'] : [0, 'auto']}
-          allowDataOverflow={scale === 'log'}
+          width={76}
+          scale={log ? 'log' : 'linear'}
+          domain={log ? [decades[0]!, decades[decades.length - 1]!] : [0, 'auto']}
+          ticks={log ? decades : undefined}
           tickFormatter={(v: number) => formatUsd(v)}
           label={{
-            value: `$ per verified unit${scale === 'log' ? ' (log)' : ''}`,
+            value: `$ per verified unit${log ? ' (log)' : ''}`,
             angle: -90,
             position: 'insideLeft',
             style: { fill: 'var(--axis)', fontSize: 12, textAnchor: 'middle' },
