@@ -39,6 +39,21 @@ describe('what the compare page opens on', () => {
     expect(same.mixedAgents).toBe(false);
   });
 
+  it('a link that names variants of other agents compares them over all agents, and warns', () => {
+    expect(chooseComparison(pairs, { a: 'guarded', b: 'nightly' }, ALL)).toMatchObject({
+      agent: null,
+      agentDefaulted: false,
+      a: 'guarded',
+      b: 'nightly',
+      mixedAgents: true,
+    });
+    // Variants one agent has: that agent.
+    expect(chooseComparison(pairs, { a: 'v2', b: 'v1' }, ALL)).toMatchObject({
+      agent: 'coder',
+      agentDefaulted: true,
+    });
+  });
+
   it('keeps what the URL asks for', () => {
     expect(chooseComparison(pairs, { agent: 'coder', a: 'v2', b: 'v1' }, ALL)).toMatchObject({
       agent: 'coder',

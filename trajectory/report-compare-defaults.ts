@@ -32,7 +32,8 @@ function add<K>(totals: Map<K, number>, key: K, runs: number): void {
 
 /**
  * `asked.agent` is an agent's name, `all` for every agent, or undefined for the default: the
- * agent with the most runs among those with two or more variants (every agent when none has).
+ * agent with the most runs among those with two or more variants, and with the variants the URL
+ * names, if it names any (every agent when none has them).
  */
 export function chooseComparison(
   pairs: readonly AgentVariantRuns[],
@@ -50,8 +51,12 @@ export function chooseComparison(
       variantsOf.set(p.agent, (variantsOf.get(p.agent) ?? new Set()).add(p.variant));
       add(runsOf, p.agent, p.runs);
     }
+    const named = [asked.a, asked.b].filter((v): v is string => v !== undefined);
     const candidates = [...runsOf]
-      .filter(([a]) => a !== null && (variantsOf.get(a)?.size ?? 0) >= 2)
+      .filter(([a]) => {
+        const variants = variantsOf.get(a);
+        return a !== null && (variants?.size ?? 0) >= 2 && named.every((v) => variants?.has(v));
+      })
       .sort((x, y) => y[1] - x[1] || String(x[0]).localeCompare(String(y[0])));
     if (candidates[0]) {
       agent = candidates[0][0];
