@@ -1,7 +1,11 @@
-import type { Metadata } from 'next';
+import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { connection } from 'next/server';
+import { Suspense } from 'react';
 import type { ReactNode } from 'react';
 import { CategoryVars } from '@/components/theme/category-vars';
+import { SeriesVars } from '@/components/theme/series-vars';
+import { AppNav, PlainNav } from '@/components/view/app-nav';
 import { currentDoor } from './dashboard-guard';
 import { logOut } from './login/actions';
 import './globals.css';
@@ -12,11 +16,17 @@ export const metadata: Metadata = {
     'Why each agent run stopped, whether it looped, and what a verified unit of work costs.',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page, the not-found page too, renders per request: Next.js puts the request's CSP nonce
+  // on its scripts only then, and a page prerendered at build time runs none of them.
+  await connection();
   return (
     <html lang="en">
       <head>
         <CategoryVars />
+        <SeriesVars />
       </head>
       <body>
         <a className="skip-link" href="#main">
@@ -26,11 +36,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <Link className="brand" href="/">
             Loopscope
           </Link>
-          <nav className="app-nav" aria-label="Main">
-            <Link href="/">Runs</Link>
-            <Link href="/reports/weekly">Reports</Link>
-            <Link href="/prices">Prices</Link>
-          </nav>
+          <Suspense fallback={<PlainNav />}>
+            <AppNav />
+          </Suspense>
           <span className="tagline">why agent runs stop, whether they loop, what they cost</span>
           {currentDoor().password !== null ? (
             <form action={logOut}>

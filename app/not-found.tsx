@@ -1,14 +1,14 @@
-import Link from 'next/link';
+import { ProblemPage } from '@/components/problem-page';
 
 export default function NotFound() {
   return (
-    <main id="main" className="page">
-      <h1>Page not found</h1>
-      <p>
-        <Link className="button" href="/">
-          ← All runs
-        </Link>
-      </p>
-    </main>
+    <ProblemPage
+      title="Page not found"
+      lead="Loopscope has no page at this address."
+      links={[
+        { href: '/', label: '← All runs' },
+        { href: '/reports/weekly', label: 'Reports' },
+      ]}
+    />
   );
 }

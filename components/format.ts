@@ -1,5 +1,6 @@
-// Number, money, time and duration formats shared by every screen. Dates are shown in UTC with a
-// fixed locale so the server's HTML and the browser's render agree.
+// Number, money, time and duration formats shared by every screen. Dates are shown in the zone
+// the page was asked for (UTC unless the reader chose another) with a fixed locale, so the
+// server's HTML and the browser's render agree.
 
 const count = new Intl.NumberFormat('en-US');
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
@@ -38,38 +39,48 @@ export function formatDuration(ms: number | null): string {
   return `${Math.floor(h / 24)} d ${h % 24} h`;
 }
 
-const dateTime = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'UTC',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-const dayHour = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'UTC',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric' });
+type DateStyle = 'dateTime' | 'dayHour' | 'day';
+const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
+  dateTime: {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  },
+  dayHour: { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
+  day: { month: 'short', day: 'numeric' },
+};
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** "Nov 30, 14:05" (UTC). */
-export function formatShortDateTime(value: string | number | Date): string {
-  return dayHour.format(new Date(value));
+function dateFormat(style: DateStyle, timeZone: string): Intl.DateTimeFormat {
+  const key = `${style}|${timeZone}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { ...DATE_OPTIONS[style], timeZone });
+    dateFormats.set(key, format);
+  }
+  return format;
 }
 
-/** "Nov 30, 14:05:09" (UTC). */
-export function formatDateTime(value: string | number | Date): string {
-  return dateTime.format(new Date(value));
+/** "Nov 30, 14:05" in the zone (UTC unless told). */
+export function formatShortDateTime(value: string | number | Date, timeZone = 'UTC'): string {
+  return dateFormat('dayHour', timeZone).format(new Date(value));
 }
 
-/** A chart tick: "Nov 30, 14:00" for hours, "Nov 30" for days and weeks (UTC). */
-export function formatBucket(startMs: number, bucket: 'hour' | 'day' | 'week'): string {
-  return bucket === 'hour' ? dayHour.format(new Date(startMs)) : day.format(new Date(startMs));
+/** "Nov 30, 14:05:09" in the zone (UTC unless told). */
+export function formatDateTime(value: string | number | Date, timeZone = 'UTC'): string {
+  return dateFormat('dateTime', timeZone).format(new Date(value));
+}
+
+/** A chart tick: "Nov 30, 14:00" for hours, "Nov 30" for days and weeks. */
+export function formatBucket(
+  startMs: number,
+  bucket: 'hour' | 'day' | 'week',
+  timeZone = 'UTC',
+): string {
+  return dateFormat(bucket === 'hour' ? 'dayHour' : 'day', timeZone).format(new Date(startMs));
 }
 
 /** The first characters of a hash, enough to tell hashes apart by eye. */

@@ -6,20 +6,15 @@ const block = (height: number, width: number | string = '100%') => (
   <div className="skeleton" style={{ height, width }} />
 );
 
-export function HomeSkeleton() {
+/** The part of the home page that reads runs, while it loads (the header and window are in). */
+export function HomeBodySkeleton() {
   return (
-    <main id="main" className="page" aria-busy="true" aria-label="Loading runs">
-      <div className="home-header">
-        <div style={{ display: 'grid', gap: 8 }}>
-          {block(22, 240)}
-          {block(16, 380)}
-        </div>
-      </div>
-      <div className="home-filters">{block(30, 520)}</div>
+    <div style={{ display: 'grid', gap: 16 }} aria-busy="true" aria-label="Loading runs">
+      <div className="home-filters">{block(30, 'min(520px, 100%)')}</div>
       <div
         style={{
           display: 'grid',
-          gridTemplateColumns: 'repeat(auto-fill, minmax(196px, 1fr))',
+          gridTemplateColumns: 'repeat(auto-fill, minmax(min(196px, 100%), 1fr))',
           gap: 10,
         }}
       >
@@ -32,40 +27,25 @@ export function HomeSkeleton() {
         {block(28, 120)}
         {block(34 + 48 * 8)}
       </div>
-    </main>
+    </div>
   );
 }
 
-export function RunSkeleton() {
+/** The lanes and the step list of a run, while its steps load (the header is in). */
+export function TrajectorySkeleton() {
   return (
-    <main id="main" className="page" aria-busy="true" aria-label="Loading the run">
-      <div style={{ display: 'grid', gap: 12 }}>
-        {block(18, 320)}
-        {block(24, '60%')}
-        {block(18, '45%')}
-        <div
-          style={{
-            display: 'grid',
-            gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))',
-            gap: 12,
-          }}
-        >
-          {Array.from({ length: 4 }, (_, k) => (
-            <div key={k}>{block(132)}</div>
-          ))}
-        </div>
-      </div>
+    <div style={{ display: 'grid', gap: 16 }} aria-busy="true" aria-label="Loading the steps">
       {block(LANES_HEIGHT + 24 + 90)}
       <div
         style={{
           display: 'grid',
-          gridTemplateColumns: 'minmax(0, 2fr) minmax(340px, 1fr)',
+          gridTemplateColumns: 'repeat(auto-fit, minmax(min(340px, 100%), 1fr))',
           gap: 16,
         }}
       >
         {block(LIST_HEIGHT + 32)}
         {block(LIST_HEIGHT + 32)}
       </div>
-    </main>
+    </div>
   );
 }

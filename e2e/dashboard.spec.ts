@@ -158,7 +158,7 @@ test('agent and window filters change the URL; the project switcher lists every 
   await expect(page).toHaveURL(/agent=coder/);
   await page.getByText('Custom…').click();
   await page.getByLabel('From').fill('2026-01-01');
-  await page.getByLabel('To').fill('2026-01-31');
+  await page.getByRole('textbox', { name: 'To (inclusive)' }).fill('2026-01-31');
   await page.getByRole('button', { name: 'Show this range' }).click();
   await expect(page).toHaveURL(/window=custom/);
   await expect(page).toHaveURL(/from=2026-01-01&to=2026-01-31/);
@@ -170,7 +170,7 @@ test('agent and window filters change the URL; the project switcher lists every 
   await expect(projects).toHaveValue(project);
   await expect(projects.getByRole('option', { name: empty })).toHaveCount(1);
   await projects.selectOption('default');
-  await expect(page).toHaveURL(/project=default$/);
+  await expect(page).toHaveURL(/project=default&window=custom&from=2026-01-01&to=2026-01-31$/);
 });
 
 test('an empty project shows how to point an OpenTelemetry exporter at it', async ({

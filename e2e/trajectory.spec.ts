@@ -14,6 +14,8 @@ const project = uniqueName('traj');
 const hostileId = `run/<b>?#% ü ${project}`;
 let oscillating = '';
 let fabricated = '';
+let tests = '';
+let long = '';
 
 test.beforeAll(async ({ baseURL }) => {
   const key = await createProjectKey(project);
@@ -22,8 +24,36 @@ test.beforeAll(async ({ baseURL }) => {
   oscillating = emitRun(sender.tracer, oscillation(['A', 'B', 'A', 'B'], { startMs: t }));
   emitRun(sender.tracer, hostileRun(hostileId, t + 60_000));
   fabricated = emitFabricatedUnpriced(sender.tracer, t + 120_000);
+  // Failing tests going down, as the harness names and reads them.
+  tests = emitRun(sender.tracer, {
+    goal: 'Make the suite green',
+    agent: 'coder',
+    startMs: t + 180_000,
+    progressName: 'failing tests',
+    progressDirection: 'down',
+    steps: [7, 6, 5, 4].map((failing, k) => ({
+      action: `fix_${k}`,
+      args: { k },
+      state: { failing },
+      progress: failing,
+      costUsd: 0.01,
+    })),
+  });
+  long = emitRun(sender.tracer, {
+    goal: 'Walk sixty steps',
+    agent: 'walker',
+    startMs: t + 240_000,
+    stepMs: 100,
+    steps: Array.from({ length: 60 }, (_, k) => ({
+      action: `walk_${k}`,
+      args: { k },
+      state: { at: k },
+      result: `step ${k} ${'done '.repeat(40)}`,
+      costUsd: 0.001,
+    })),
+  });
   await sender.shutdown();
-  await waitForRuns(baseURL ?? '', key, 3);
+  await waitForRuns(baseURL ?? '', key, 5);
 });
 
 const runPath = (id: string) => `/runs/${encodeURIComponent(id)}?project=${project}`;
@@ -147,4 +177,57 @@ test('an unknown run id is a clear not-found; a step span is read only within it
   expect((await span(oscillating, 0, project)).status()).toBe(400);
   const hostile = await span(hostileId, 1, project);
   expect(await hostile.json()).toMatchObject({ action: 'run_shell', index: 1 });
+});
+
+test('the progress lane names its metric, has an axis and says which way is better', async ({
+  page,
+}, testInfo) => {
+  await page.goto(runPath(tests));
+  const lanes = page.getByRole('group', { name: 'Trajectory lanes' });
+  const lane = lanes.getByRole('img', {
+    name: 'Progress (failing tests): 7 at step 1 to 4 at step 4, lower is better',
+  });
+  await expect(lane).toBeVisible();
+  await expect(lane.locator('text')).toHaveText(['failing testslower is better', '7', '4']);
+  await expect(lanes).not.toContainText('better ↑');
+  // Higher values up: the line falls as the failing tests do.
+  const ys = await lane
+    .locator('path')
+    .last()
+    .evaluate((el) =>
+      [...(el.getAttribute('d') ?? '').matchAll(/[ML][\d.]+ ([\d.]+)/g)].map((m) => Number(m[1])),
+    );
+  expect(ys).toHaveLength(4);
+  expect(ys.every((y, k) => k === 0 || y > ys[k - 1]!)).toBe(true);
+  await keepScreen(page, testInfo, 'trajectory-progress-named');
+  // Without a name the lane says what it reads.
+  await page.goto(runPath(oscillating));
+  await expect(
+    page.getByRole('img', { name: /^Progress \(loop\.progress\): not reported$/ }),
+  ).toHaveCount(1);
+});
+
+test('a link to a step opens on it; its detail is reached and read with the keyboard', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${runPath(long)}&step=45`);
+  const grid = page.getByRole('grid', { name: 'Steps' });
+  const row = grid.getByRole('row', { selected: true });
+  await expect(row).toHaveAttribute('aria-rowindex', '46');
+  await expect(row).toBeInViewport();
+  await expect(grid).toBeFocused();
+  await page.keyboard.press('j');
+  await expect(page).toHaveURL(/step=46/);
+  const detail = page.getByRole('complementary', { name: 'Step 46 detail' });
+  await expect(detail).toContainText('"k": 45');
+  await page.keyboard.press('Tab');
+  await expect(detail).toBeFocused();
+  const scrolled = () => detail.evaluate((el) => el.scrollTop);
+  expect(await scrolled()).toBe(0);
+  await page.keyboard.press('PageDown');
+  await expect.poll(scrolled).toBeGreaterThan(0);
+  await page.keyboard.press('End');
+  await expect(detail.getByText('Resource (', { exact: false })).toBeInViewport();
+  await keepScreen(page, testInfo, 'trajectory-step-link');
 });

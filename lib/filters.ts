@@ -1,6 +1,8 @@
 // Query parameters of the read API and the dashboard, parsed once with zod. The same schemas
 // serve route handlers, pages and the client components that write them into the URL.
+import './zod-in-browser';
 import { z } from 'zod';
+import { queryProblems } from './query-problems';
 import { EXIT_CATEGORIES } from '../trajectory/exit-categories';
 
 export const RUN_FLAGS = [
@@ -18,6 +20,11 @@ export const RUN_SORTS = ['startedAt', 'costUsd', 'wastedUsd', 'stepCount', 'dur
 export type RunSort = (typeof RUN_SORTS)[number];
 
 export const DEFAULT_WINDOW_MS = 30 * 24 * 3600 * 1000;
+
+/** An enum whose error lists the values it takes, plainly. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(', ')}` });
+}
 export const MAX_PAGE_SIZE = 500;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -45,9 +52,10 @@ export const projectName = safeText().trim().min(1).max(200);
 const EARLIEST = Date.UTC(1970, 0, 1);
 const LATEST = Date.UTC(10_000, 0, 1);
 
-const isoDate = z.iso
-  .datetime({ offset: true })
-  .or(z.iso.date())
+const isoDate = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'not a date: use YYYY-MM-DD or a date-time with an offset (2026-11-30T12:00:00Z)',
+  })
   .transform((v) => new Date(v))
   .refine((d) => d.getTime() >= EARLIEST && d.getTime() < LATEST, {
     message: 'must be a date from 1970-01-01 to 9999-12-31',
@@ -62,10 +70,10 @@ export const windowParams = z.object({
 });
 
 export const runListParams = windowParams.extend({
-  exitCategory: z.enum(EXIT_CATEGORIES).optional(),
-  flag: z.enum(RUN_FLAGS).optional(),
-  sort: z.enum(RUN_SORTS).default('startedAt'),
-  order: z.enum(['asc', 'desc']).default('desc'),
+  exitCategory: oneOf(EXIT_CATEGORIES).optional(),
+  flag: oneOf(RUN_FLAGS).optional(),
+  sort: oneOf(RUN_SORTS).default('startedAt'),
+  order: oneOf(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
   cursor: safeText().max(500).optional(),
 });
@@ -99,29 +107,30 @@ export function searchParamsObject(
   return out;
 }
 
-export type ParsedSearch<T> = { ok: true; data: T } | { ok: false; message: string };
+export type ParsedSearch<T> =
+  { ok: true; data: T } | { ok: false; message: string; problems: string[] };
 
 /**
  * The one parse of a URL's query, for routes and pages alike: every value must be text that can
- * be stored (a NUL or a lone surrogate names its parameter), then the schema; a problem is the
- * message a 400 carries, naming the parameter.
+ * be stored (a NUL or a lone surrogate names its parameter), then the schema. Every problem names
+ * its parameter; `message` joins them for a 400.
  */
 export function parseSearch<T extends z.ZodType>(
   schema: T,
   search: URLSearchParams | Record<string, string | string[] | undefined>,
 ): ParsedSearch<z.infer<T>> {
   const raw = searchParamsObject(search);
+  const problems: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
     const problem = textProblem(key) ?? textProblem(value);
-    if (problem) return { ok: false, message: `${textProblem(key) ? 'query' : key}: ${problem}` };
+    if (problem) problems.push(`${textProblem(key) ? 'query' : key}: ${problem}`);
   }
-  const result = schema.safeParse(raw);
-  if (result.success) return { ok: true, data: result.data };
-  const issue = result.error.issues[0];
-  return {
-    ok: false,
-    message: `${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`,
-  };
+  if (problems.length === 0) {
+    const result = schema.safeParse(raw);
+    if (result.success) return { ok: true, data: result.data };
+    problems.push(...queryProblems(result.error));
+  }
+  return { ok: false, message: problems.join('; '), problems };
 }
 
 /** Why a request's path cannot be routed (its percent-encoding is not UTF-8), or null. */

@@ -4,7 +4,7 @@ import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
 import { readPriceFile } from '@/lib/settings';
 import { PriceTable } from '@/trajectory/pricing';
-import { localOrigin, resolveDemoTarget, runDemoCommand } from './demo-command';
+import { dashboardUrl, localOrigin, resolveDemoTarget, runDemoCommand } from './demo-command';
 
 const local = { host: '127.0.0.1', port: 3000 };
 const prices = new PriceTable(readPriceFile('prices.json'));
@@ -20,6 +20,16 @@ describe('where npm run demo sends, and with which key', () => {
     });
     expect(localOrigin({ host: '0.0.0.0', port: 4000 })).toBe('http://127.0.0.1:4000');
     expect(localOrigin({ host: '::', port: 4000 })).toBe('http://[::1]:4000');
+  });
+
+  it('names the dashboard page that shows the runs it sent', () => {
+    const covered = { from: '2026-10-20T08:00:00.000Z', to: '2026-11-30T17:00:00.000Z' };
+    expect(dashboardUrl('http://127.0.0.1:4000', 'default', covered)).toBe(
+      'http://127.0.0.1:4000/?from=2026-10-20&to=2026-11-30',
+    );
+    expect(dashboardUrl('http://127.0.0.1:4000', 'team a', covered)).toBe(
+      'http://127.0.0.1:4000/?project=team+a&from=2026-10-20&to=2026-11-30',
+    );
   });
 
   it('honours the OTLP endpoint and header variables as the OTel SDK reads them', () => {
@@ -82,7 +92,16 @@ describe('runDemoCommand', () => {
       log: (message) => logs.push(message),
     });
     expect(summary).toMatchObject({ runs: 75, alreadyLoaded: false });
-    expect(logs.at(-1)).toMatch(/^Loaded 75 sample runs/);
+    expect(logs.at(-2)).toMatch(/^Loaded 75 sample runs/);
+    // The last line is the page to open: this server's port, the days the runs cover.
+    const days = `from=${summary.from.slice(0, 10)}&to=${summary.to.slice(0, 10)}`;
+    expect(logs.at(-1)).toBe(`Open http://127.0.0.1:${port()}/?${days} to see them.`);
+    // The API reads `to` as an instant; the page reads it as the last day included.
+    const from = summary.from.slice(0, 10);
+    const page = await fetch(`http://127.0.0.1:${port()}/api/v1/runs?from=${from}&limit=500`, {
+      headers: { authorization: `Bearer ${server.key}` },
+    });
+    expect(((await page.json()) as { runs: unknown[] }).runs).toHaveLength(75);
     const demoKeys = (await listApiKeys(server.database.db)).filter((k) => k.name === 'demo');
     expect(demoKeys.map((k) => k.revokedAt !== null)).toEqual([true]);
   });
@@ -103,7 +122,8 @@ describe('runDemoCommand', () => {
       log: (message) => logs.push(message),
     });
     expect(summary.alreadyLoaded).toBe(true);
-    expect(logs.at(-1)).toMatch(/loaded already; sent again, nothing changed/);
+    expect(logs.at(-2)).toMatch(/loaded already; sent again, nothing changed/);
+    expect(logs.at(-1)).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/\?from=.*to see them\.$/);
   });
 
   it('names what is missing: a key for a remote endpoint, a server to send to', async () => {

@@ -83,10 +83,24 @@ export async function runDemoCommand(options: {
         ? `The ${summary.runs} sample runs were loaded already; sent again, nothing changed.`
         : `Loaded ${summary.runs} sample runs (${summary.spans} spans) from ${summary.from.slice(0, 10)} to ${summary.to.slice(0, 10)}: ${target.origin}`,
     );
+    options.log(`Open ${dashboardUrl(target.origin, options.project, summary)} to see them.`);
     return summary;
   } finally {
     if (issued) await options.keys.revoke(issued.id);
   }
+}
+
+/** The dashboard on the days the sample runs cover, in the project they went to. */
+export function dashboardUrl(
+  origin: string,
+  project: string,
+  covered: { from: string; to: string },
+): string {
+  const query = new URLSearchParams();
+  if (project !== 'default') query.set('project', project);
+  query.set('from', covered.from.slice(0, 10));
+  query.set('to', covered.to.slice(0, 10));
+  return `${origin}/?${query.toString()}`;
 }
 
 async function expectLoopscope(origin: string): Promise<void> {

@@ -1,61 +1,50 @@
-// The home page's URL, parsed once: the read API's run-list parameters plus the project and a
-// named time window. Presets are relative to now; `custom` uses `from` and `to`.
+// The home page's URL, parsed once: the read API's run-list parameters plus the project and the
+// one window of every page (lib/view-window.ts). Pure, so the not-found page names the same
+// problems in the browser that the server found.
+import '@/lib/zod-in-browser';
 import { z } from 'zod';
 import { parseSearch, projectName, runListParams, searchParamsObject } from '@/lib/filters';
-import type { RunListParams, TimeWindow } from '@/lib/filters';
+import type { RunListParams } from '@/lib/filters';
+import { CURSOR_PROBLEM, decodeRunCursor } from '@/lib/run-cursor';
+import { resolveViewWindow, viewParams, windowProblem } from '@/lib/view-window';
+import type { ViewWindow, WindowChoice } from '@/lib/view-window';
 
-export const WINDOW_PRESETS = ['24h', '7d', '30d'] as const;
-export type WindowPreset = (typeof WINDOW_PRESETS)[number];
-export type WindowChoice = WindowPreset | 'custom';
-
-const PRESET_MS: Record<WindowPreset, number> = {
-  '24h': 24 * 3600_000,
-  '7d': 7 * 24 * 3600_000,
-  '30d': 30 * 24 * 3600_000,
-};
-export const DEFAULT_PRESET: WindowPreset = '7d';
-const DAY_MS = 24 * 3600_000;
-
-export const homeParams = runListParams.extend({
-  project: projectName.optional(),
-  window: z.enum([...WINDOW_PRESETS, 'custom']).optional(),
-});
+export const homeParams = runListParams
+  .extend({ project: projectName.optional() })
+  .extend(viewParams.shape)
+  .superRefine((value, ctx) => {
+    if (value.cursor !== undefined && decodeRunCursor(value.cursor, value.sort) === null) {
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: CURSOR_PROBLEM });
+    }
+  });
 
 export interface HomeQuery {
   params: RunListParams & { project?: string };
   /** The query as given (valid keys only), for links that change one thing. */
   raw: Record<string, string>;
   choice: WindowChoice;
-  window: TimeWindow;
+  window: ViewWindow;
 }
 
-export type HomeQueryResult = { ok: true; query: HomeQuery } | { ok: false; problem: string };
+export type HomeQueryResult = { ok: true; query: HomeQuery } | { ok: false; problems: string[] };
 
 export function parseHomeQuery(
-  search: Record<string, string | string[] | undefined>,
-  now = new Date(),
+  search: Record<string, string | string[] | undefined> | URLSearchParams,
+  now: Date,
+  timeZone: string,
 ): HomeQueryResult {
   const raw = searchParamsObject(search);
   const parsed = parseSearch(homeParams, raw);
-  if (!parsed.ok) return { ok: false, problem: parsed.message };
-  const { window: named, ...params } = parsed.data;
-  const custom =
-    named === 'custom' ||
-    (named === undefined && (params.from !== undefined || params.to !== undefined));
-  const choice: WindowChoice = custom ? 'custom' : (named ?? DEFAULT_PRESET);
-  let window: TimeWindow;
-  if (choice === 'custom') {
-    // A date without a time names a whole day: `to=2026-11-30` includes the 30th.
-    const to = params.to
-      ? new Date(params.to.getTime() + (raw.to?.length === 10 ? DAY_MS : 0))
-      : now;
-    const from = params.from ?? new Date(to.getTime() - PRESET_MS[DEFAULT_PRESET]);
-    if (from >= to) return { ok: false, problem: 'from: the window must start before it ends' };
-    window = { from, to };
-  } else {
-    window = { from: new Date(now.getTime() - PRESET_MS[choice as WindowPreset]), to: now };
-  }
-  const known = new Set(Object.keys(homeParams.shape));
+  if (!parsed.ok) return { ok: false, problems: parsed.problems };
+  const { window: _named, tz: _tz, ...params } = parsed.data;
+  const window = resolveViewWindow(raw, timeZone, now);
+  const problem = windowProblem(window);
+  if (problem) return { ok: false, problems: [problem] };
+  const known = new Set<string>([
+    ...Object.keys(runListParams.shape),
+    ...Object.keys(viewParams.shape),
+    'project',
+  ]);
   const kept = Object.fromEntries(Object.entries(raw).filter(([k]) => known.has(k)));
-  return { ok: true, query: { params, raw: kept, choice, window } };
+  return { ok: true, query: { params, raw: kept, choice: window.choice, window } };
 }

@@ -1,32 +1,26 @@
+import { notFound } from 'next/navigation';
 import { formatCount, formatDateTime, formatUsd } from '@/components/format';
+import { ViewBar } from '@/components/view/view-bar';
 import { PriceTable } from '@/components/reports/price-table';
-import { ReportForm } from '@/components/reports/report-form';
-import { ReportHeader, ReportProblem } from '@/components/reports/report-header';
+import { ReportHeader } from '@/components/reports/report-header';
 import { ReportNotice } from '@/components/reports/report-notice';
 import styles from '@/components/reports/reports.module.css';
 import { listPrices, unpricedModels } from '@/db/read/price-list';
 import { STALE_PRICE_DAYS, isStalePrice } from '@/trajectory/report-prices';
 import { reportContext } from '../reports/page-context';
 import type { SearchParams } from '../reports/page-context';
-import { pricesParams, pricesWindow } from '../reports/search-params';
+import { reportView } from '../reports/report-view';
+import { pricesParams } from '../reports/search-params';
 
 export const dynamic = 'force-dynamic';
 
 export default async function PricesPage({ searchParams }: { searchParams: SearchParams }) {
   const context = await reportContext(searchParams, pricesParams);
-  const title = 'Prices';
-  if (!context.ok) {
-    return (
-      <ReportProblem
-        current="prices"
-        title={title}
-        project={context.project}
-        message={context.message}
-      />
-    );
-  }
-  const { params, db, project, projectParam, now } = context;
-  const window = pricesWindow(params, now);
+  // A link Loopscope cannot answer is a 404 whose page (./not-found.tsx) names every problem.
+  if (!context.ok) notFound();
+  const { db, project, query, now } = context;
+  const { window, view } = await reportView(query, now);
+  const zone = window.timeZone;
   const [prices, missing] = await Promise.all([
     listPrices(db),
     unpricedModels(db, { projectId: project.id, window }),
@@ -36,7 +30,7 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
 
   return (
     <main id="main" className={`page ${styles.reports}`}>
-      <ReportHeader current="prices" title={title} project={projectParam}>
+      <ReportHeader current="prices" title="Prices" view={view}>
         <p className="muted">
           Spend comes from <code>loop.cost_usd</code> where a span sends it, else from tokens times
           these rates. They are configuration: the price file (<code>prices.json</code>, or{' '}
@@ -44,6 +38,7 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
           rate; spans that arrive afterwards are priced with it.
         </p>
       </ReportHeader>
+      <ViewBar path="/prices" query={query} window={window} />
       {stale.length > 0 && (
         <ReportNotice>
           {stale.length === prices.length
@@ -58,13 +53,6 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
           <h2 id="unpriced-title">Models seen without a price</h2>
           <p className="muted">In runs of project {project.name} that started in the window.</p>
         </div>
-        <ReportForm
-          action="/prices"
-          from={window.from}
-          to={window.to}
-          keep={{ project: projectParam }}
-          submitLabel="Show"
-        />
         {missing.length === 0 ? (
           <p>Every model these runs used has a price.</p>
         ) : (
@@ -101,7 +89,9 @@ export default async function PricesPage({ searchParams }: { searchParams: Searc
                         ≥ {formatUsd(m.knownCostUsd)}
                         <span className={styles.incomplete}>incomplete</span>
                       </td>
-                      <td>{formatDateTime(m.lastSeen)} UTC</td>
+                      <td>
+                        {formatDateTime(m.lastSeen, zone)} {zone}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

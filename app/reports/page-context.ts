@@ -7,12 +7,12 @@ import type { ProjectListing } from '@/db/read/projects';
 import type { Database } from '@/db/client';
 import { searchParamsObject } from '@/lib/filters';
 import { requireDatabase } from '@/server/runtime';
-import { parsePageParams } from './search-params';
+import { parseReportQuery } from './search-params';
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export type ReportContext<T> =
-  | { ok: false; message: string; project?: string }
+  | { ok: false; message: string; problems: string[]; project?: string }
   | {
       ok: true;
       params: T;
@@ -25,29 +25,23 @@ export type ReportContext<T> =
       now: Date;
     };
 
-const DAY_MS = 86_400_000;
-
 export async function reportContext<T extends z.ZodType>(
   searchParams: SearchParams,
   schema: T,
 ): Promise<ReportContext<z.infer<T>>> {
   const raw = searchParamsObject(await searchParams);
   const query = { ...raw };
-  // The forms send whole days and `to` names the last day included: it ends at the next midnight.
-  if (raw.to && /^\d{4}-\d{2}-\d{2}$/.test(raw.to) && !Number.isNaN(Date.parse(raw.to))) {
-    raw.to = new Date(Date.parse(raw.to) + DAY_MS).toISOString();
+  const parsed = parseReportQuery(schema, raw);
+  if (!parsed.ok) {
+    return { ok: false, message: parsed.message, problems: parsed.problems, project: raw.project };
   }
-  const parsed = parsePageParams(schema, raw);
-  if (!parsed.ok) return { ok: false, message: parsed.message, project: raw.project };
   const db = requireDatabase();
   const choice = await chooseProject(db, raw.project);
   if (!choice.current) {
-    return {
-      ok: false,
-      message: choice.missing
-        ? `project: no project is named ${JSON.stringify(choice.missing)}`
-        : 'project: there is no project yet; send traces to /v1/traces first',
-    };
+    const message = choice.missing
+      ? `project: no project is named ${JSON.stringify(choice.missing)}`
+      : 'project: there is no project yet; send traces to /v1/traces first';
+    return { ok: false, message, problems: [message] };
   }
   return {
     ok: true,

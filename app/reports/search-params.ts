@@ -1,8 +1,10 @@
 // The reports' URL parameters, parsed once with zod: the API route and the pages share them, so
 // a link and an API call mean the same window and grouping. A bad one names itself.
+import '@/lib/zod-in-browser';
 import { z } from 'zod';
-import { parseSearch, resolveWindow, safeText, windowParams } from '@/lib/filters';
+import { oneOf, parseSearch, safeText, windowParams } from '@/lib/filters';
 import type { TimeWindow } from '@/lib/filters';
+import { viewParams } from '@/lib/view-window';
 import { WEEKLY_GROUP_BY } from '@/trajectory/report-weekly';
 import { WEEK_MS, isoWeekStartMs, utcDate, weekStartsBetween } from '@/trajectory/report-weeks';
 
@@ -13,6 +15,10 @@ export const MAX_REPORT_WEEKS = 262;
 
 const text = safeText().trim().min(1).max(500).optional();
 const window = windowParams.pick({ from: true, to: true });
+/** The window as the dashboard pages read it: `from`, `to`, a preset `window`, the zone `tz`. */
+const pageWindow = window.extend(viewParams.shape);
+/** "All agents" on the compare page, where no agent means the default one. */
+export const ALL_AGENTS = '*';
 
 function orderedWindow(value: { from?: Date; to?: Date }, ctx: z.RefinementCtx): void {
   if (value.from && value.to && value.from.getTime() >= value.to.getTime()) {
@@ -31,21 +37,24 @@ function orderedWindow(value: { from?: Date; to?: Date }, ctx: z.RefinementCtx):
 }
 
 const weeklyBase = window.extend({
-  groupBy: z.enum(WEEKLY_GROUP_BY).default('agent'),
-  format: z.enum(['json', 'csv']).default('json'),
+  groupBy: oneOf(WEEKLY_GROUP_BY).default('agent'),
+  format: oneOf(['json', 'csv']).default('json'),
 });
 /** `GET /api/v1/reports/weekly`: the project is the key's. */
 export const weeklyReportParams = weeklyBase.superRefine(orderedWindow);
 export type WeeklyReportParams = z.infer<typeof weeklyReportParams>;
 /** The dashboard page (and its CSV export), which name the project, `default` unless told. */
-export const weeklyPageParams = weeklyBase.extend({ project: text }).superRefine(orderedWindow);
+export const weeklyPageParams = weeklyBase
+  .extend(viewParams.shape)
+  .extend({ project: text, scale: oneOf(['linear', 'log']).default('linear') })
+  .superRefine(orderedWindow);
 
-export const compareParams = window
+export const compareParams = pageWindow
   .extend({ a: text, b: text, agent: text, project: text })
   .superRefine(orderedWindow);
 export type CompareParams = z.infer<typeof compareParams>;
 
-export const capsParams = window
+export const capsParams = pageWindow
   .extend({
     agent: text,
     variant: text,
@@ -58,7 +67,7 @@ export const capsParams = window
   .superRefine(orderedWindow);
 export type CapsParams = z.infer<typeof capsParams>;
 
-export const pricesParams = window.extend({ project: text }).superRefine(orderedWindow);
+export const pricesParams = pageWindow.extend({ project: text }).superRefine(orderedWindow);
 
 export interface WeekWindow extends TimeWindow {
   /** Monday of the first and last week, `YYYY-MM-DD`. */
@@ -80,11 +89,6 @@ export function weekWindow(params: { from?: Date; to?: Date }, now = new Date())
   return { from, to, firstWeek: first, lastWeek: last, weeks };
 }
 
-/** Compare and caps read runs in a window: the last 30 days unless told otherwise. */
-export function runWindow(params: { from?: Date; to?: Date }, now = new Date()): TimeWindow {
-  return resolveWindow(params, now);
-}
-
 /** The ISO weeks (their Monday dates) a run window touches, for the weekly rollup. */
 export function weeksOf(window: TimeWindow): { firstWeek: string; lastWeek: string } {
   return {
@@ -93,16 +97,31 @@ export function weeksOf(window: TimeWindow): { firstWeek: string; lastWeek: stri
   };
 }
 
-/** Prices look back as far as a rate may be trusted: 90 days. */
-export function pricesWindow(params: { from?: Date; to?: Date }, now = new Date()): TimeWindow {
-  const to = params.to ?? now;
-  return { from: params.from ?? new Date(to.getTime() - 90 * 86_400_000), to };
-}
-
-/** Safe-parse for pages: the data, or the message a 400 would carry. */
+/** Safe-parse for pages: the data, or every problem, each naming its parameter (a 400's message
+ * joins them). */
 export function parsePageParams<T extends z.ZodType>(
   schema: T,
   input: Record<string, string>,
-): { ok: true; data: z.infer<T> } | { ok: false; message: string } {
+): ReturnType<typeof parseSearch<T>> {
   return parseSearch(schema, input);
 }
+
+const DAY_MS = 86_400_000;
+
+/** A report page's query as the server reads it: `to` as a whole day ends at the next midnight
+ * (for the order check; the page's window is lib/view-window.ts's, in the reader's zone). */
+export function parseReportQuery<T extends z.ZodType>(schema: T, query: Record<string, string>) {
+  const raw = { ...query };
+  if (raw.to && /^\d{4}-\d{2}-\d{2}$/.test(raw.to) && !Number.isNaN(Date.parse(raw.to))) {
+    raw.to = new Date(Date.parse(raw.to) + DAY_MS).toISOString();
+  }
+  return parsePageParams(schema, raw);
+}
+
+/** Each report page's schema by its path, for the not-found page that names what is wrong. */
+export const REPORT_SCHEMAS: Record<string, z.ZodType> = {
+  '/reports/weekly': weeklyPageParams,
+  '/reports/compare': compareParams,
+  '/reports/caps': capsParams,
+  '/prices': pricesParams,
+};

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { weeklyRows } from '@/trajectory/report-weekly';
-import { toWeeklyJson, weeklyCsv } from './weekly-export';
+import {
+  WEEKLY_PAGE_COLUMNS,
+  toWeeklyJson,
+  toWeeklyPageRow,
+  weeklyCsv,
+  weeklyFilename,
+} from './weekly-export';
 
 const rows = weeklyRows([
   {
@@ -100,4 +106,49 @@ describe('weekly report export', () => {
     ]);
     expect(csv.split('\r\n')[1]).toBe(`"2026-W49",${cell},1,0,0,0,`);
   });
+
+  it('the page’s download holds what the page shows: wasted spend, the weekly change, named groups', () => {
+    const csv = weeklyCsv(
+      rows.map((r) => toWeeklyPageRow(r, 'model')),
+      WEEKLY_PAGE_COLUMNS,
+    ).split('\r\n');
+    expect(csv[0]).toBe(
+      'week,weekStart,group,runs,verifiedRuns,verifiedUnits,costUsd,unpricedRuns,wastedUsd,' +
+        'costPerVerifiedUnit,previousCostPerVerifiedUnit,changeUsd,changePercent',
+    );
+    expect(csv[1]).toBe(`"2026-W48","2026-11-23","controlled",20,9,9,4.4,0,0.3,${4.4 / 9},,,`);
+    // Runs that name no model are "(no model)", not an empty cell.
+    expect(csv[2]).toBe('"2026-W48","2026-11-23","(no model)",2,0,0,0.5,1,0,,,,');
+  });
+
+  it('the week-on-week change is in dollars and percent, as the table shows it', () => {
+    const [, , next] = weeklyRows([
+      { ...base, weekStart: '2026-11-23', costUsd: 4, verifiedUnits: 8 },
+      { ...base, weekStart: '2026-11-30', costUsd: 6, verifiedUnits: 8 },
+      { ...base, weekStart: '2026-12-07', costUsd: 3, verifiedUnits: 8 },
+    ]).map((r) => toWeeklyPageRow(r, 'agent'));
+    expect(next).toMatchObject({
+      group: 'bot',
+      costPerVerifiedUnit: 0.375,
+      previousCostPerVerifiedUnit: 0.75,
+      changeUsd: -0.375,
+      changePercent: -50,
+    });
+  });
+
+  it('is named by the ISO weeks it holds, not by a Monday that reads as the last day', () => {
+    expect(weeklyFilename('2026-09-14', '2026-11-30', 'agent')).toBe(
+      'loopscope-weekly-agent-2026-W38-to-2026-W49.csv',
+    );
+  });
 });
+
+const base = {
+  group: 'bot',
+  runs: 8,
+  verifiedRuns: 8,
+  verifiedUnits: 8,
+  costUsd: 1,
+  wastedUsd: 0,
+  unpricedRuns: 0,
+};

@@ -1,6 +1,10 @@
 // The weekly report as API.md documents it: JSON rows with exactly these names, or CSV with the
-// same columns under a header row (costPerVerifiedUnit empty when nothing was verified).
-import type { WeeklyRow } from '@/trajectory/report-weekly';
+// same columns under a header row (costPerVerifiedUnit empty when nothing was verified). The
+// page's download is what the page shows: those columns and its wasted spend and week-on-week
+// change, with runs that name no group under a name.
+import { groupLabel } from '@/components/reports/labels';
+import type { WeeklyGroupBy, WeeklyRow } from '@/trajectory/report-weekly';
+import { isoWeekOfDate } from '@/trajectory/report-weeks';
 
 export const WEEKLY_COLUMNS = [
   'week',
@@ -34,10 +38,53 @@ export function toWeeklyJson(row: WeeklyRow): WeeklyJsonRow {
   };
 }
 
+export const WEEKLY_PAGE_COLUMNS = [
+  'week',
+  'weekStart',
+  'group',
+  'runs',
+  'verifiedRuns',
+  'verifiedUnits',
+  'costUsd',
+  'unpricedRuns',
+  'wastedUsd',
+  'costPerVerifiedUnit',
+  'previousCostPerVerifiedUnit',
+  'changeUsd',
+  'changePercent',
+] as const;
+
+export type WeeklyPageRow = Record<(typeof WEEKLY_PAGE_COLUMNS)[number], string | number | null>;
+
+/** A row of the page's table: "(no model)" for runs without one, the change in $ and %. */
+export function toWeeklyPageRow(row: WeeklyRow, groupBy: WeeklyGroupBy): WeeklyPageRow {
+  return {
+    week: row.week,
+    weekStart: row.weekStart,
+    group: groupLabel(row.group, groupBy),
+    runs: row.runs,
+    verifiedRuns: row.verifiedRuns,
+    verifiedUnits: row.verifiedUnits,
+    costUsd: row.costUsd,
+    unpricedRuns: row.unpricedRuns,
+    wastedUsd: row.wastedUsd,
+    costPerVerifiedUnit: row.costPerVerifiedUnit,
+    previousCostPerVerifiedUnit: row.previousCostPerVerifiedUnit,
+    changeUsd: row.change?.absolute ?? null,
+    changePercent:
+      row.change?.relative === null || row.change?.relative === undefined
+        ? null
+        : Math.round(row.change.relative * 10_000) / 100,
+  };
+}
+
 /** RFC 4180: CRLF lines, a header row, every text field quoted, numbers bare. */
-export function weeklyCsv(rows: readonly WeeklyJsonRow[]): string {
-  const lines = [WEEKLY_COLUMNS.join(',')];
-  for (const row of rows) lines.push(WEEKLY_COLUMNS.map((c) => csvField(row[c])).join(','));
+export function weeklyCsv<C extends string>(
+  rows: readonly Record<C, string | number | null>[],
+  columns: readonly C[] = WEEKLY_COLUMNS as unknown as readonly C[],
+): string {
+  const lines = [columns.join(',')];
+  for (const row of rows) lines.push(columns.map((c) => csvField(row[c])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -63,6 +110,9 @@ export function csvResponse(csv: string, filename: string): Response {
   });
 }
 
+/** Named by the first and the last ISO week it holds, as its `week` column and the page name
+ * them: a Monday's date would read as the last day when it is the first of the last week. */
 export function weeklyFilename(firstWeek: string, lastWeek: string, groupBy: string): string {
-  return `loopscope-weekly-${groupBy}-${firstWeek}-to-${lastWeek}.csv`;
+  const label = (monday: string) => isoWeekOfDate(monday).label;
+  return `loopscope-weekly-${groupBy}-${label(firstWeek)}-to-${label(lastWeek)}.csv`;
 }

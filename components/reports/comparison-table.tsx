@@ -94,7 +94,7 @@ export function ComparisonTable({ comparison }: { comparison: VariantComparison 
   const { a, b } = comparison;
   return (
     <div className={styles.tableWrap}>
-      <table className={styles.table}>
+      <table className={`${styles.table} ${styles.stacked} ${styles.stacked3}`}>
         <caption className="visually-hidden">
           {a.variant} (A) and {b.variant} (B) side by side
         </caption>
@@ -130,9 +130,18 @@ export function ComparisonTable({ comparison }: { comparison: VariantComparison 
                 <th scope="row" style={{ fontWeight: 400, background: 'none', color: 'var(--fg)' }}>
                   {m.label}
                 </th>
-                <td className={styles.num}>{cell(m, a, va)}</td>
-                <td className={styles.num}>{cell(m, b, vb)}</td>
-                <td className={`${styles.num} ${delta.className ?? ''}`}>{delta.text}</td>
+                <td className={styles.num} data-label="A">
+                  {cell(m, a, va)}
+                </td>
+                <td className={styles.num} data-label="B">
+                  {cell(m, b, vb)}
+                </td>
+                <td
+                  className={`${styles.num} ${delta.className ?? ''}`}
+                  data-label={delta.text ? 'B vs A' : undefined}
+                >
+                  {delta.text}
+                </td>
               </tr>
             );
           })}

@@ -14,7 +14,7 @@ const rate = (v: number | null) => {
 export function PriceTable({ prices, nowMs }: { prices: ModelPrice[]; nowMs: number }) {
   return (
     <div className={styles.tableWrap}>
-      <table className={styles.table}>
+      <table className={`${styles.table} ${styles.stacked}`}>
         <caption className="visually-hidden">Model rates in US dollars per million tokens</caption>
         <thead>
           <tr>
@@ -41,10 +41,16 @@ export function PriceTable({ prices, nowMs }: { prices: ModelPrice[]; nowMs: num
                 <th scope="row" style={{ background: 'none', color: 'var(--fg)' }}>
                   <code>{p.model}</code>
                 </th>
-                <td className={styles.num}>{rate(p.inputPerMTok)}</td>
-                <td className={styles.num}>{rate(p.outputPerMTok)}</td>
-                <td className={styles.num}>{rate(p.cacheReadPerMTok)}</td>
-                <td>
+                <td className={styles.num} data-label="Input / MTok">
+                  {rate(p.inputPerMTok)}
+                </td>
+                <td className={styles.num} data-label="Output / MTok">
+                  {rate(p.outputPerMTok)}
+                </td>
+                <td className={styles.num} data-label="Cache read / MTok">
+                  {rate(p.cacheReadPerMTok)}
+                </td>
+                <td data-label="Checked">
                   <time dateTime={p.checkedAt}>{p.checkedAt}</time>{' '}
                   {stale ? (
                     <span
@@ -57,7 +63,9 @@ export function PriceTable({ prices, nowMs }: { prices: ModelPrice[]; nowMs: num
                     <span className="muted">{formatCount(age)} days ago</span>
                   )}
                 </td>
-                <td className="muted">{p.source ?? '—'}</td>
+                <td className="muted" data-label="Source">
+                  {p.source ?? '—'}
+                </td>
               </tr>
             );
           })}

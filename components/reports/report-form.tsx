@@ -2,24 +2,18 @@ import Form from 'next/form';
 import type { ReactNode } from 'react';
 import styles from './reports.module.css';
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
 /**
- * A report's window and choices as a GET form, so every view is a URL. Dates are whole UTC days:
- * `to` names the last day included.
+ * A report's choices as a GET form, so every view is a URL. The window and zone are the page's
+ * (the view bar sets them); the form carries them over with the project.
  */
 export function ReportForm({
   action,
-  from,
-  to,
   keep,
   submitLabel,
   children,
 }: {
   action: string;
-  from: Date;
-  to: Date;
-  /** Parameters the form carries over unchanged (project, grouping). */
+  /** Parameters the form carries over unchanged (project, window, zone, grouping). */
   keep: Record<string, string | undefined>;
   submitLabel: string;
   children?: ReactNode;
@@ -30,14 +24,6 @@ export function ReportForm({
         value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,
       )}
       {children}
-      <label className={styles.field}>
-        From
-        <input type="date" name="from" defaultValue={day(from)} required />
-      </label>
-      <label className={styles.field}>
-        To (inclusive)
-        <input type="date" name="to" defaultValue={day(new Date(to.getTime() - 1))} required />
-      </label>
       <button className="button" type="submit">
         {submitLabel}
       </button>
@@ -52,6 +38,7 @@ export function NameSelect({
   value,
   options,
   anyLabel,
+  anyValue = '',
 }: {
   label: string;
   name: string;
@@ -59,14 +46,19 @@ export function NameSelect({
   options: readonly string[];
   /** When given, a first option that means "no filter". */
   anyLabel?: string;
+  /** The value of that option (empty, which the URL drops, unless the page needs to tell). */
+  anyValue?: string;
 }) {
   // A value from the URL that no run in the window has stays selectable, so it is visible.
-  const all = value !== undefined && !options.includes(value) ? [value, ...options] : options;
+  const all =
+    value !== undefined && value !== anyValue && !options.includes(value)
+      ? [value, ...options]
+      : options;
   return (
     <label className={styles.field}>
       {label}
-      <select name={name} defaultValue={value ?? ''}>
-        {anyLabel !== undefined && <option value="">{anyLabel}</option>}
+      <select key={value ?? anyValue} name={name} defaultValue={value ?? anyValue}>
+        {anyLabel !== undefined && <option value={anyValue}>{anyLabel}</option>}
         {all.map((o) => (
           <option key={o} value={o}>
             {o}

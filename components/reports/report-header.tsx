@@ -1,11 +1,11 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { ReportNotice } from './report-notice';
+import { viewHref } from '@/lib/view-window';
 import styles from './reports.module.css';
 
 export type ReportTab = 'weekly' | 'compare' | 'caps' | 'prices';
 
-const TABS: { tab: ReportTab; label: string; path: string }[] = [
+export const REPORT_TABS: { tab: ReportTab; label: string; path: string }[] = [
   { tab: 'weekly', label: 'Weekly report', path: '/reports/weekly' },
   { tab: 'compare', label: 'Compare variants', path: '/reports/compare' },
   { tab: 'caps', label: 'Budget caps', path: '/reports/caps' },
@@ -16,24 +16,23 @@ const TABS: { tab: ReportTab; label: string; path: string }[] = [
 export function ReportHeader({
   current,
   title,
-  project,
+  view,
   children,
 }: {
   current: ReportTab;
   title: string;
-  /** Carried over to the other tabs; omitted for the default project. */
-  project?: string;
+  /** The project, window and time zone, carried over to the other tabs. */
+  view: Record<string, string>;
   children?: ReactNode;
 }) {
-  const query = project ? `?project=${encodeURIComponent(project)}` : '';
   return (
     <header className={styles.header}>
       <nav aria-label="Reports" className={styles.tabs}>
-        {TABS.map((t) => (
+        {REPORT_TABS.map((t) => (
           <Link
             key={t.tab}
             className={styles.tab}
-            href={`${t.path}${query}`}
+            href={viewHref(t.path, view)}
             aria-current={t.tab === current ? 'page' : undefined}
           >
             {t.label}
@@ -43,25 +42,5 @@ export function ReportHeader({
       <h1>{title}</h1>
       {children}
     </header>
-  );
-}
-
-/** A report page that cannot answer its URL: the header and what is wrong with the request. */
-export function ReportProblem({
-  current,
-  title,
-  project,
-  message,
-}: {
-  current: ReportTab;
-  title: string;
-  project?: string;
-  message: string;
-}) {
-  return (
-    <main id="main" className={`page ${styles.reports}`}>
-      <ReportHeader current={current} title={title} project={project} />
-      <ReportNotice danger>{message}</ReportNotice>
-    </main>
   );
 }

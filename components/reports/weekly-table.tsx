@@ -4,6 +4,8 @@ import Link from 'next/link';
 import { useMemo } from 'react';
 import { createColumnHelper, metaHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import type { WeeklyRow } from '@/trajectory/report-weekly';
+import { assignSeriesStyles } from '../charts/palette';
+import type { SeriesStyle } from '../charts/palette';
 import { formatCount, formatUsd } from '../format';
 import { describeChange, formatRatio, groupLabel } from './labels';
 import type { GroupDimension } from './labels';
@@ -12,12 +14,25 @@ import styles from './reports.module.css';
 const features = tableFeatures({ columnMeta: metaHelper<{ numeric?: boolean }>() });
 const helper = createColumnHelper<typeof features, WeeklyRow>();
 
-function weeklyColumns(groupBy: GroupDimension, pricesHref: string) {
+function weeklyColumns(
+  groupBy: GroupDimension,
+  pricesHref: string,
+  colors: Map<string | null, SeriesStyle>,
+) {
   return helper.columns([
     helper.accessor('week', { header: 'Week' }),
     helper.accessor('group', {
       header: groupBy === 'agent' ? 'Agent' : groupBy === 'variant' ? 'Variant' : 'Model',
-      cell: (info) => groupLabel(info.getValue(), groupBy),
+      cell: (info) => (
+        <>
+          <span
+            className={styles.swatch}
+            style={{ background: colors.get(info.getValue())?.color }}
+            aria-hidden="true"
+          />
+          {groupLabel(info.getValue(), groupBy)}
+        </>
+      ),
     }),
     helper.accessor('runs', {
       header: 'Runs',
@@ -91,12 +106,22 @@ export function WeeklyTable({
   rows,
   groupBy,
   pricesHref,
+  domain,
 }: {
   rows: WeeklyRow[];
   groupBy: GroupDimension;
   pricesHref: string;
+  /** Every name of the dimension in the window, which fixes each group's colour. */
+  domain: readonly string[];
 }) {
-  const columns = useMemo(() => weeklyColumns(groupBy, pricesHref), [groupBy, pricesHref]);
+  const colors = useMemo(
+    () => assignSeriesStyles([...domain, ...rows.map((r) => r.group)]),
+    [domain, rows],
+  );
+  const columns = useMemo(
+    () => weeklyColumns(groupBy, pricesHref, colors),
+    [groupBy, pricesHref, colors],
+  );
   const data = useMemo(
     () =>
       [...rows].sort((a, b) =>
@@ -113,7 +138,7 @@ export function WeeklyTable({
   const rowModel = table.getRowModel().rows;
   return (
     <div className={styles.tableWrap}>
-      <table className={styles.table}>
+      <table className={`${styles.table} ${styles.stacked}`}>
         <caption className="visually-hidden">
           Runs, verified work and spend per ISO week and {groupBy}
         </caption>
@@ -146,6 +171,11 @@ export function WeeklyTable({
                 <td
                   key={cell.id}
                   className={cell.column.columnDef.meta?.numeric ? styles.num : undefined}
+                  data-label={
+                    typeof cell.column.columnDef.header === 'string'
+                      ? cell.column.columnDef.header
+                      : undefined
+                  }
                 >
                   <table.FlexRender cell={cell} />
                 </td>

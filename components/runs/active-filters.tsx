@@ -11,6 +11,16 @@ const FLAG_LABELS: Record<RunFlag, string> = {
   fragment: 'single-call traces',
 };
 
+/** The filters set by tiles and badges as one phrase, for captions: "Exit: No progress · Signal:
+ * A/B/A", or null without any. */
+export function filterText(exitCategory: ExitCategory | undefined, flag: RunFlag | undefined) {
+  const parts = [
+    exitCategory ? `Exit: ${EXIT_CATEGORY_META[exitCategory].label}` : null,
+    flag ? `Signal: ${FLAG_LABELS[flag]}` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 /** The filters set by tiles and badges, each removable; "Clear" keeps only window and project. */
 export function ActiveFilters({
   exitCategory,

@@ -17,13 +17,21 @@ export interface ChartBucket {
 export function CategoriesChart({
   buckets,
   bucket,
+  timeZone,
+  filter,
 }: {
   buckets: ChartBucket[];
   bucket: 'hour' | 'day' | 'week';
+  timeZone: string;
+  /** The exit category and signal the bars answer for, if any. */
+  filter: string | null;
 }) {
   const { push } = useUrlPatch();
   const present = EXIT_CATEGORIES.filter((c) => buckets.some((b) => (b.runs[c] ?? 0) > 0));
-  const data = buckets.map((b) => ({ label: formatBucket(b.startMs, bucket), ...b.runs }));
+  const data = buckets.map((b) => ({
+    label: formatBucket(b.startMs, bucket, timeZone),
+    ...b.runs,
+  }));
   const total = buckets.reduce(
     (n, b) => n + Object.values(b.runs).reduce((m, v) => m + (v ?? 0), 0),
     0,
@@ -33,7 +41,8 @@ export function CategoriesChart({
       <figcaption className={styles.caption}>
         <h2>Exit categories over time</h2>
         <span className="muted">
-          {formatCount(total)} runs, per {bucket} (UTC)
+          {formatCount(total)} {total === 1 ? 'run' : 'runs'}
+          {filter ? ` (${filter})` : ''}, per {bucket} ({bucket === 'week' ? 'UTC' : timeZone})
         </span>
       </figcaption>
       <div className={styles.plot}>

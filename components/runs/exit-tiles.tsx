@@ -12,20 +12,30 @@ export function ExitTiles({
   groups,
   selected,
   hrefFor,
+  note = null,
 }: {
   groups: ExitReasonGroup[];
   selected: ExitCategory | undefined;
   hrefFor: (category: ExitCategory | null) => string;
+  /** The filter the counts answer for, beyond the window, agent and variant. */
+  note?: string | null;
 }) {
   const shown =
     selected && !groups.some((g) => g.exitCategory === selected)
       ? [...groups, { exitCategory: selected, runs: 0, costUsd: 0, share: 0 }]
       : groups;
   if (shown.length === 0) {
-    return <p className={styles.empty}>No runs started in this window.</p>;
+    return (
+      <p className={styles.empty}>
+        {note ? `No runs match ${note} in this window.` : 'No runs started in this window.'}
+      </p>
+    );
   }
   return (
-    <ul className={styles.tiles} aria-label="Runs by exit category">
+    <ul
+      className={styles.tiles}
+      aria-label={note ? `Runs by exit category, ${note}` : 'Runs by exit category'}
+    >
       {shown.map((g) => {
         const meta = EXIT_CATEGORY_META[g.exitCategory];
         const isSelected = g.exitCategory === selected;

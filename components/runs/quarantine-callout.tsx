@@ -11,9 +11,11 @@ export function QuarantineCallout({
   total,
   runs,
   runHref,
+  timeZone = 'UTC',
 }: {
   total: number;
   runs: DeriveFailureRecord[];
+  timeZone?: string;
   /** Links each run; without it (on the run's own page) the id is plain text. */
   runHref?: (runId: string) => string;
 }) {
@@ -32,7 +34,10 @@ export function QuarantineCallout({
           <li key={r.runId}>
             {runHref ? <Link href={runHref(r.runId)}>{r.runId}</Link> : <code>{r.runId}</code>}:{' '}
             <code>{r.error}</code> ({r.attempts} {r.attempts === 1 ? 'attempt' : 'attempts'}; next{' '}
-            <time dateTime={r.retryAt}>{formatDateTime(r.retryAt)} UTC</time>)
+            <time dateTime={r.retryAt}>
+              {formatDateTime(r.retryAt, timeZone)} {timeZone}
+            </time>
+            )
           </li>
         ))}
       </ul>

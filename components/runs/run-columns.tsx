@@ -8,7 +8,7 @@ import {
 import type { RunSummary } from '@/lib/api-types';
 import type { RunSort } from '@/lib/filters';
 import { formatCount, formatDuration, formatShortDateTime, formatUsd } from '../format';
-import { runHref } from '../url/href';
+import { viewHref } from '@/lib/view-window';
 import { ExitBadge } from './exit-badge';
 import { SignalBadges, VerificationMark } from './signal-badges';
 import type { BadgeFlag } from './signal-badges';
@@ -18,6 +18,8 @@ export interface RunColumnMeta {
   /** Column width in px; the run column takes what is left. */
   width?: number;
   numeric?: boolean;
+  /** The cell's name where a small screen shows the row as a card. */
+  label?: string;
 }
 
 /** Row sorting happens in the database (manualSorting); the feature gives headers their state. */
@@ -28,8 +30,20 @@ export const runTableFeatures = tableFeatures({
 
 /** What cells need beyond the row: where their links go (the table memoises the columns). */
 export interface RunLinks {
-  project: string | undefined;
+  /** The page's project, window and time zone, carried to the run's page. */
+  view: Record<string, string>;
   flagHref: (flag: BadgeFlag) => string;
+  timeZone: string;
+}
+
+/** Text that may be longer than its column: cut with an ellipsis, whole on hover. */
+function Truncated({ text }: { text: string | null }) {
+  if (text === null) return <span className="muted">—</span>;
+  return (
+    <span className={styles.truncate} title={text}>
+      {text}
+    </span>
+  );
 }
 
 /** Columns whose id is a server sort key. */
@@ -55,7 +69,7 @@ export function runColumns(links: RunLinks) {
           <div className={styles.runCell}>
             <Link
               className={styles.runLink}
-              href={runHref(run.id, links.project)}
+              href={viewHref(`/runs/${encodeURIComponent(run.id)}`, links.view)}
               prefetch={false}
               title={run.goal ? `${run.goal}\n${run.id}` : run.id}
             >
@@ -69,19 +83,19 @@ export function runColumns(links: RunLinks) {
     helper.accessor('agent', {
       header: 'Agent',
       enableSorting: false,
-      meta: { width: 104 },
-      cell: (info) => info.getValue() ?? <span className="muted">—</span>,
+      meta: { width: 120, label: 'Agent' },
+      cell: (info) => <Truncated text={info.getValue()} />,
     }),
     helper.accessor('variant', {
       header: 'Variant',
       enableSorting: false,
-      meta: { width: 70 },
-      cell: (info) => info.getValue() ?? <span className="muted">—</span>,
+      meta: { width: 96, label: 'Variant' },
+      cell: (info) => <Truncated text={info.getValue()} />,
     }),
     helper.accessor('exitCategory', {
       header: 'Exit',
       enableSorting: false,
-      meta: { width: 176 },
+      meta: { width: 168 },
       cell: (info) => (
         <ExitBadge
           category={info.getValue()}
@@ -96,22 +110,22 @@ export function runColumns(links: RunLinks) {
     helper.accessor('verification', {
       header: 'Verification',
       enableSorting: false,
-      meta: { width: 108 },
+      meta: { width: 112 },
       cell: (info) => <VerificationMark run={info.row.original} />,
     }),
     helper.accessor('stepCount', {
       header: 'Steps',
-      meta: { width: 64, numeric: true },
+      meta: { width: 64, numeric: true, label: 'Steps' },
       cell: (info) => formatCount(info.getValue()),
     }),
     helper.accessor('costUsd', {
       header: 'Spend',
-      meta: { width: 80, numeric: true },
+      meta: { width: 80, numeric: true, label: 'Spend' },
       cell: (info) => formatUsd(info.getValue()),
     }),
     helper.accessor('wastedUsd', {
       header: 'Wasted',
-      meta: { width: 76, numeric: true },
+      meta: { width: 76, numeric: true, label: 'Wasted' },
       cell: (info) =>
         info.getValue() > 0 ? (
           <span className={styles.wasted}>{formatUsd(info.getValue())}</span>
@@ -122,21 +136,21 @@ export function runColumns(links: RunLinks) {
     helper.display({
       id: 'signals',
       header: 'Loop signals',
-      meta: { width: 134 },
+      meta: { width: 150 },
       cell: (info) => <SignalBadges flags={info.row.original.flags} hrefFor={links.flagHref} />,
     }),
     helper.accessor('startedAt', {
-      header: 'Started (UTC)',
-      meta: { width: 120 },
+      header: links.timeZone === 'UTC' ? 'Started (UTC)' : 'Started (local)',
+      meta: { width: 120, label: 'Started' },
       cell: (info) => (
-        <time dateTime={info.getValue()} title={info.getValue()}>
-          {formatShortDateTime(info.getValue())}
+        <time dateTime={info.getValue()} title={`${info.getValue()} (${links.timeZone})`}>
+          {formatShortDateTime(info.getValue(), links.timeZone)}
         </time>
       ),
     }),
     helper.accessor('durationMs', {
       header: 'Duration',
-      meta: { width: 84, numeric: true },
+      meta: { width: 96, numeric: true, label: 'Duration' },
       cell: (info) =>
         info.getValue() === null ? (
           <span className="muted">running</span>

@@ -9,22 +9,36 @@ import { useUrlPatch } from '../url/use-url-patch';
 import { runColumns, runTableFeatures, SORTABLE } from './run-columns';
 import styles from './runs-table.module.css';
 
-/** The runs of one keyset page. Sorting is the server's: a header click changes the URL. */
+/** What a small screen, which hides the column headers, offers to sort by. */
+const SORT_CHOICES: { value: string; label: string }[] = [
+  { value: 'startedAt:desc', label: 'Newest first' },
+  { value: 'startedAt:asc', label: 'Oldest first' },
+  { value: 'costUsd:desc', label: 'Most spend' },
+  { value: 'wastedUsd:desc', label: 'Most wasted' },
+  { value: 'stepCount:desc', label: 'Most steps' },
+  { value: 'durationMs:desc', label: 'Longest' },
+];
+
+/** The runs of one keyset page. Sorting is the server's: a header click changes the URL. Below
+ * 720 px each row is a card (runs-table.module.css): the run, its exit, spend and signals first. */
 export function RunsTable({
   runs,
   sort,
   order,
-  project,
+  view,
+  timeZone,
 }: {
   runs: RunSummary[];
   sort: RunSort;
   order: 'asc' | 'desc';
-  project: string | undefined;
+  /** The project, window and time zone, for links to each run. */
+  view: Record<string, string>;
+  timeZone: string;
 }) {
   const { href, push } = useUrlPatch();
   const columns = useMemo(
-    () => runColumns({ project, flagHref: (flag) => href({ flag }) }),
-    [project, href],
+    () => runColumns({ view, timeZone, flagHref: (flag) => href({ flag }) }),
+    [view, timeZone, href],
   );
   const sorting = useMemo<SortingState>(
     () => [{ id: sort, desc: order === 'desc' }],
@@ -48,8 +62,26 @@ export function RunsTable({
     sortDescFirst: true,
   });
 
+  const sortChoice = `${sort}:${order}`;
   return (
     <div className={styles.scroller}>
+      <label className={styles.cardSort}>
+        Sort runs by
+        <select
+          value={SORT_CHOICES.some((c) => c.value === sortChoice) ? sortChoice : ''}
+          onChange={(event) => {
+            const [nextSort, nextOrder] = event.target.value.split(':');
+            push({ sort: nextSort, order: nextOrder });
+          }}
+        >
+          {SORT_CHOICES.some((c) => c.value === sortChoice) ? null : <option value="">—</option>}
+          {SORT_CHOICES.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </label>
       <table className={styles.table}>
         <colgroup>
           {table.getAllLeafColumns().map((column) => (
@@ -98,6 +130,8 @@ export function RunsTable({
                 <td
                   key={cell.id}
                   className={cell.column.columnDef.meta?.numeric ? styles.numeric : undefined}
+                  data-col={cell.column.id}
+                  data-label={cell.column.columnDef.meta?.label}
                 >
                   <table.FlexRender cell={cell} />
                 </td>

@@ -19,12 +19,17 @@ export const LaneDrawing = memo(function LaneDrawing({
   stateLabel,
   exitCategory,
   wastedUsd,
+  progressName,
+  progressDirection,
 }: {
   geometry: Geometry;
   steps: readonly LaneStep[];
   stateLabel: string;
   exitCategory: ExitCategory;
   wastedUsd: number;
+  /** What the progress metric counts, as the harness named it (`loop.progress.name`). */
+  progressName: string | null;
+  progressDirection: 'down' | 'up';
 }) {
   const described = steps.length <= A11Y_LIMIT && g.stride === 1;
   const end = g.plotX + g.plotW;
@@ -131,14 +136,36 @@ export const LaneDrawing = memo(function LaneDrawing({
           return `Step ${s?.index}: ${stateLabel.toLowerCase()} ${c.letter ?? 'none'}${s?.revisitOf ? `, returns to step ${s.revisitOf}` : ''}`;
         }}
       />
-      <g aria-hidden="true">
+      <g
+        role="img"
+        aria-label={progressDescription(steps, progressName, progressDirection, g.progressRange)}
+      >
+        <title>{progressName ?? 'loop.progress'}</title>
         {label(
-          'Progress',
-          ROWS.progress.y + 16,
+          shorten(progressName ?? 'loop.progress', 15),
+          ROWS.progress.y + 24,
           g.progressRange
-            ? `${fmt(g.progressRange.min)}–${fmt(g.progressRange.max)}, better ↑`
+            ? `${progressDirection === 'down' ? 'lower' : 'higher'} is better`
             : 'not reported',
         )}
+        {g.progressTicks.length > 0 ? (
+          <g className={styles.progressAxis}>
+            <line
+              x1={g.plotX - 3}
+              x2={g.plotX - 3}
+              y1={ROWS.progress.y + 2}
+              y2={ROWS.progress.y + ROWS.progress.h - 2}
+            />
+            {g.progressTicks.map((t) => (
+              <g key={t.y}>
+                <line x1={g.plotX - 7} x2={g.plotX - 3} y1={t.y} y2={t.y} />
+                <text x={g.plotX - 9} y={t.y + 3.5} textAnchor="end">
+                  {fmt(t.value)}
+                </text>
+              </g>
+            ))}
+          </g>
+        ) : null}
         {g.stalls.map((s) => (
           <rect
             key={s.x}
@@ -291,4 +318,26 @@ function VerdictMark({ x, y, verdict }: { x: number; y: number; verdict: string 
 
 function fmt(v: number): string {
   return Number.isInteger(v) ? String(v) : v.toPrecision(3);
+}
+
+function shorten(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The lane in words: what it counts, where it started and ended, and which way is better. */
+export function progressDescription(
+  steps: readonly LaneStep[],
+  name: string | null,
+  direction: 'down' | 'up',
+  range: { min: number; max: number } | null,
+): string {
+  const metric = name ?? 'loop.progress';
+  if (!range) return `Progress (${metric}): not reported`;
+  const known = steps.filter((s) => s.progress !== null);
+  const first = known[0];
+  const last = known[known.length - 1];
+  const better = direction === 'down' ? 'lower is better' : 'higher is better';
+  return first && last
+    ? `Progress (${metric}): ${fmt(first.progress as number)} at step ${first.index} to ${fmt(last.progress as number)} at step ${last.index}, ${better}`
+    : `Progress (${metric}), ${better}`;
 }

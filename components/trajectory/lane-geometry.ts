@@ -4,7 +4,7 @@
 import { letterFor } from './lane-model';
 import type { LaneStep } from './types';
 
-export const GUTTER = 116;
+export const GUTTER = 140;
 const RIGHT = 20;
 export const ROWS = {
   axis: { y: 0, h: 20 },
@@ -43,6 +43,8 @@ export interface Geometry {
   arcs: { d: string; ordinal: number; wide: boolean }[];
   progressPath: string | null;
   progressRange: { min: number; max: number } | null;
+  /** The progress axis: values at the top and the bottom of the lane (higher values up). */
+  progressTicks: { y: number; value: number }[];
   stalls: { x: number; w: number }[];
   spendArea: string;
   wastedArea: string | null;
@@ -119,7 +121,7 @@ export function laneGeometry(
       };
     });
 
-  const progress = progressLine(samples, x, options.progressDirection);
+  const progress = progressLine(samples, x);
   const spend = spendLines(steps, stride, x, options.wasted);
 
   const verdicts = once(
@@ -173,25 +175,32 @@ function once<T>(items: T[], keyOf: (item: T) => string): T[] {
 function progressLine(
   samples: readonly LaneStep[],
   x: (ordinal: number) => number,
-  direction: 'down' | 'up',
-): Pick<Geometry, 'progressPath' | 'progressRange'> {
+): Pick<Geometry, 'progressPath' | 'progressRange' | 'progressTicks'> {
   const known = samples.filter((s) => s.progress !== null && Number.isFinite(s.progress));
-  if (known.length === 0) return { progressPath: null, progressRange: null };
+  if (known.length === 0) return { progressPath: null, progressRange: null, progressTicks: [] };
   const values = known.map((s) => s.progress as number);
   // A loop, not Math.min(...values): a run of many thousand steps would overflow the stack.
   const min = values.reduce((a, b) => (b < a ? b : a));
   const max = values.reduce((a, b) => (b > a ? b : a));
   const { y: top, h } = ROWS.progress;
-  // Better is up on screen whichever way the metric improves.
+  // A plain axis, higher values up, whichever way the metric improves: the label says which way
+  // is better in words, so a falling line of failing tests reads as what it is.
   const y = (v: number) => {
     const t = max === min ? 0.5 : (v - min) / (max - min);
-    return top + 6 + (direction === 'down' ? t : 1 - t) * (h - 12);
+    return top + 6 + (1 - t) * (h - 12);
   };
   const d = known.map(
     (s, k) =>
       `${k === 0 ? 'M' : 'L'}${x(s.ordinal).toFixed(1)} ${y(s.progress as number).toFixed(1)}`,
   );
-  return { progressPath: d.join(''), progressRange: { min, max } };
+  const progressTicks =
+    max === min
+      ? [{ y: y(max), value: max }]
+      : [
+          { y: y(max), value: max },
+          { y: y(min), value: min },
+        ];
+  return { progressPath: d.join(''), progressRange: { min, max }, progressTicks };
 }
 
 /** [from, to] positions of each stall: from the best it failed to beat to the next improvement. */

@@ -18,10 +18,12 @@ export function Lanes({
   wastedUsd,
   selected,
   onSelect,
+  progressName,
 }: {
   steps: readonly LaneStep[];
   stateLabel: string;
   progressDirection: 'down' | 'up';
+  progressName: string | null;
   exitCategory: ExitCategory;
   wastedUsd: number;
   selected: number | null;
@@ -61,6 +63,8 @@ export function Lanes({
             stateLabel={stateLabel}
             exitCategory={exitCategory}
             wastedUsd={wastedUsd}
+            progressName={progressName}
+            progressDirection={progressDirection}
           />
           <svg
             className={styles.overlay}

@@ -9,7 +9,15 @@ import { ValueProblems } from './value-problems';
 import styles from './run-header.module.css';
 
 /** Goal, who ran it, why it stopped, whether that was checked, and limits against use. */
-export function RunHeader({ run, backHref }: { run: RunDetail; backHref: string }) {
+export function RunHeader({
+  run,
+  backHref,
+  timeZone,
+}: {
+  run: RunDetail;
+  backHref: string;
+  timeZone: string;
+}) {
   const meta = EXIT_CATEGORY_META[run.exitCategory];
   return (
     <header className={styles.header}>
@@ -25,7 +33,10 @@ export function RunHeader({ run, backHref }: { run: RunDetail; backHref: string 
         <span>variant {run.variant ?? '—'}</span>
         <span>model {run.model ?? '—'}</span>
         <span>
-          started <time dateTime={run.startedAt}>{formatDateTime(run.startedAt)} UTC</time>
+          started{' '}
+          <time dateTime={run.startedAt}>
+            {formatDateTime(run.startedAt, timeZone)} {timeZone}
+          </time>
         </span>
         <span>{formatCount(run.spanCount)} spans</span>
       </p>

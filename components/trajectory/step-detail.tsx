@@ -31,7 +31,8 @@ export function StepDetail({
   }
   const data = detail.status === 'ready' ? detail.data : null;
   return (
-    <aside className={styles.detail} aria-label={`Step ${step.index} detail`}>
+    // Focusable, so a keyboard alone reaches it with Tab and scrolls it with the arrow keys.
+    <aside className={styles.detail} aria-label={`Step ${step.index} detail`} tabIndex={0}>
       <header className={styles.header}>
         <h2>
           Step {step.index}

@@ -18,12 +18,3 @@ export function hrefWith(
   const query = params.toString();
   return query ? `${pathname}?${query}` : pathname;
 }
-
-/** The trajectory view of a run (ids may hold any character), in the same project. */
-export function runHref(runId: string, project: string | undefined, step?: number): string {
-  const params = new URLSearchParams();
-  if (project) params.set('project', project);
-  if (step !== undefined) params.set('step', String(step));
-  const query = params.toString();
-  return `/runs/${encodeURIComponent(runId)}${query ? `?${query}` : ''}`;
-}

@@ -14,6 +14,7 @@ export const MAX_CAP_STEPS = 100_000;
 
 export interface CapRunRecord {
   id: string;
+  agent: string | null;
   stepCosts: number[];
   costUsd: number;
   verified: boolean;
@@ -43,6 +44,7 @@ const costs = z.preprocess(
 );
 const row = z.object({
   id: z.string(),
+  agent: z.string().nullable(),
   cost_usd: z.coerce.number(),
   verified: z.boolean(),
   verified_units: z.coerce.number(),
@@ -60,7 +62,7 @@ export async function capRuns(db: Executor, query: CapRunsQuery): Promise<CapRun
   const rows = await queryRows(
     db,
     sql`with scoped as (
-          select id, started_at, step_count, cost_usd, verification, verified_units, max_steps,
+          select id, agent, started_at, step_count, cost_usd, verification, verified_units, max_steps,
             max_usd, unpriced_models,
             row_number() over (order by started_at desc, id desc) as position,
             sum(step_count) over (order by started_at desc, id desc) as steps_so_far,
@@ -68,7 +70,7 @@ export async function capRuns(db: Executor, query: CapRunsQuery): Promise<CapRun
           from runs
           where ${finishedRuns(query)}
         )
-        select r.id, r.cost_usd, r.verification = 'verified' as verified, r.verified_units,
+        select r.id, r.agent, r.cost_usd, r.verification = 'verified' as verified, r.verified_units,
           r.max_steps, r.max_usd, cardinality(r.unpriced_models) > 0 as unpriced,
           r.matching::int as matching,
           coalesce((select json_agg(s.cost_usd order by s.ordinal) from steps s
@@ -84,6 +86,7 @@ export async function capRuns(db: Executor, query: CapRunsQuery): Promise<CapRun
   return {
     runs: parsed.map((r) => ({
       id: r.id,
+      agent: r.agent,
       stepCosts: r.step_costs,
       costUsd: r.cost_usd,
       verified: r.verified,

@@ -5,6 +5,8 @@ import type { SQL } from 'drizzle-orm';
 import type { RunSummary } from '../../lib/api-types';
 import { AppError } from '../../lib/app-error';
 import type { RunSort } from '../../lib/filters';
+import { CURSOR_PROBLEM, decodeRunCursor, encodeRunCursor } from '../../lib/run-cursor';
+import type { RunCursor } from '../../lib/run-cursor';
 import { runs } from '../schema';
 import type { Executor } from '../sql';
 import { runScope } from './run-filters';
@@ -66,27 +68,11 @@ function encodeCursor(sort: RunSort, row: typeof runs.$inferSelect): string {
       : sort === 'durationMs'
         ? (row.durationMs ?? -1)
         : row[sort];
-  return Buffer.from(JSON.stringify([sort, value, row.id])).toString('base64url');
+  return encodeRunCursor(sort, value, row.id);
 }
 
-function decodeCursor(cursor: string, sort: RunSort): { value: string | number; id: string } {
-  try {
-    const [cursorSort, value, id] = JSON.parse(
-      Buffer.from(cursor, 'base64url').toString('utf8'),
-    ) as unknown[];
-    if (cursorSort === sort && typeof id === 'string') {
-      if (sort === 'startedAt' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) {
-        return { value: new Date(value).toISOString(), id };
-      }
-      // stepCount compares as the column's integer: a fraction or an overflow is not a cursor.
-      const valid =
-        typeof value === 'number' &&
-        Number.isFinite(value) &&
-        (sort !== 'stepCount' || (Number.isInteger(value) && Math.abs(value) < 2 ** 31));
-      if (sort !== 'startedAt' && valid) return { value: value as number, id };
-    }
-  } catch {
-    // fall through
-  }
-  throw new AppError('bad_request', 'cursor is not one this list handed out (or the sort changed)');
+function decodeCursor(cursor: string, sort: RunSort): RunCursor {
+  const decoded = decodeRunCursor(cursor, sort);
+  if (decoded === null) throw new AppError('bad_request', `cursor ${CURSOR_PROBLEM}`);
+  return decoded;
 }

@@ -18,13 +18,21 @@ export interface RunFacets {
 
 const row = z.object({ value: z.string(), runs: z.coerce.number() });
 
-/** Variants are those of the chosen agent, when one is chosen; agents ignore the chosen agent. */
+/**
+ * Variants are those of the chosen agent, when one is chosen; agents ignore the chosen agent.
+ * Both count only runs of the chosen exit category and loop signal, like the rest of the page.
+ */
 export async function runFacets(
   db: Executor,
-  scope: Pick<WindowScope, 'projectId' | 'window' | 'agent'>,
+  scope: Pick<WindowScope, 'projectId' | 'window' | 'agent' | 'exitCategory' | 'flag'>,
   limit = 100,
 ): Promise<RunFacets> {
-  const base = { projectId: scope.projectId, window: scope.window };
+  const base = {
+    projectId: scope.projectId,
+    window: scope.window,
+    exitCategory: scope.exitCategory,
+    flag: scope.flag,
+  };
   const [agents, variants] = await Promise.all([
     facet(db, 'agent', base, limit),
     facet(db, 'variant', { ...base, agent: scope.agent }, limit),
@@ -43,7 +51,7 @@ async function facet(
   const rows = await queryRows(
     db,
     sql`select ${name} as value, sum(runs)::int as runs
-        from ${windowRuns(scope, { key: 'agent', coarsest: 'day' })} w
+        from ${windowRuns(scope, { key: scope.exitCategory === undefined ? 'agent' : 'full', coarsest: 'day' })} w
         where ${name} <> ''
         group by ${name}
         order by 2 desc, ${name}

@@ -1,12 +1,14 @@
 // The window aggregates read whole days and hours from the rollups and the partial hours at the
 // edges from runs; these tests hold them to a direct aggregation of the runs table (what the
-// read models did before the rollups) for windows with odd edges, with and without filters.
+// read models did before the rollups) for windows with odd edges, with and without filters —
+// an exit category and a loop signal too, so every part of a filtered page counts the runs its
+// list shows — and for days of a time zone other than UTC.
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TimeWindow } from '../../lib/filters';
-import { EXIT_CATEGORIES } from '../../trajectory/exit-categories';
+import type { RunFlag, TimeWindow } from '../../lib/filters';
 import type { ExitCategory } from '../../trajectory/exit-categories';
+import { EXIT_CATEGORIES } from '../../trajectory/exit-categories';
 import type { DatabaseHandle } from '../client';
 import { ensureProject } from '../projects';
 import { rawRows } from '../test-database';
@@ -55,6 +57,8 @@ function runs(): RunRow[] {
       variant: pick(VARIANTS),
       exitCategory: pick(CATEGORIES),
       costUsd: pick(COSTS),
+      revisitStep: k % 3 === 0 ? 3 : null,
+      repeatStep: k % 5 === 0 ? 2 : null,
     });
   });
 }
@@ -64,7 +68,13 @@ interface Scope {
   window: TimeWindow;
   agent?: string;
   variant?: string;
+  exitCategory?: ExitCategory;
+  flag?: RunFlag;
 }
+const FLAG_COLUMNS: Partial<Record<RunFlag, string>> = {
+  revisit: 'revisit_step',
+  repeat: 'repeat_step',
+};
 
 const win = (from: number, to: number): TimeWindow => ({ from: new Date(from), to: new Date(to) });
 
@@ -113,7 +123,9 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
       and started_at >= ${scope.window.from.toISOString()}::timestamptz
       and started_at < ${scope.window.to.toISOString()}::timestamptz
       ${scope.agent === undefined ? sql`` : sql`and agent = ${scope.agent}`}
-      ${scope.variant === undefined ? sql`` : sql`and variant = ${scope.variant}`}`;
+      ${scope.variant === undefined ? sql`` : sql`and variant = ${scope.variant}`}
+      ${scope.exitCategory === undefined ? sql`` : sql`and exit_category = ${scope.exitCategory}::exit_category`}
+      ${scope.flag === undefined ? sql`` : sql.raw(`and ${FLAG_COLUMNS[scope.flag]} is not null`)}`;
 
   const directGroups = async (scope: Scope) => {
     const rows = await rawRows(
@@ -137,10 +149,10 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
       );
   };
 
-  const directBuckets = async (scope: Scope, unit: string) => {
+  const directBuckets = async (scope: Scope, unit: string, zone = 'UTC') => {
     const rows = await rawRows(
       handle.db,
-      sql`select (extract(epoch from date_trunc(${unit}, started_at at time zone 'UTC')) * 1000)::float8 as b,
+      sql`select (extract(epoch from date_trunc(${unit}, started_at at time zone ${zone}) at time zone ${zone}) * 1000)::float8 as b,
             exit_category::text as c, count(*)::int as n, sum(cost_usd::numeric)::float8 as cost
           from runs where ${where(scope)} group by 1, exit_category order by 1, exit_category`,
     );
@@ -178,14 +190,15 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
     if (series.length < 500)
       expect([...expected.keys()].filter((k) => !inSeries.has(k))).toEqual([]);
     const facets = await runFacets(db, scope);
-    expect(facets.agents).toEqual(
-      await directFacet({ projectId: scope.projectId, window: scope.window }, 'agent'),
-    );
+    const facetScope = {
+      projectId: scope.projectId,
+      window: scope.window,
+      exitCategory: scope.exitCategory,
+      flag: scope.flag,
+    };
+    expect(facets.agents).toEqual(await directFacet(facetScope, 'agent'));
     expect(facets.variants).toEqual(
-      await directFacet(
-        { projectId: scope.projectId, window: scope.window, agent: scope.agent },
-        'variant',
-      ),
+      await directFacet({ ...facetScope, agent: scope.agent }, 'variant'),
     );
   };
 
@@ -199,6 +212,49 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
         { agent: 'ops', variant: 'a' },
       ]) {
         await check({ projectId, window, ...filter });
+      }
+    }
+  });
+
+  it('count only the runs of an exit category or a loop signal, as the list does', async () => {
+    const all = WINDOWS[6]!;
+    const groups = await exitReasonGroups(handle.db, { projectId, window: all, flag: 'revisit' });
+    expect(groups.reduce((n, g) => n + g.runs, 0)).toBe(134); // runs 0, 3, 6 … 399
+    for (const window of WINDOWS) {
+      for (const filter of [
+        { flag: 'revisit' as const },
+        { exitCategory: 'no_progress' as const },
+        { flag: 'repeat' as const, agent: 'coder' },
+        { exitCategory: 'unknown' as const, variant: 'a' },
+        { exitCategory: 'goal_satisfied' as const, flag: 'revisit' as const, agent: 'crawler' },
+      ]) {
+        await check({ projectId, window, ...filter });
+      }
+    }
+  });
+
+  it('bucket by the days of the reader’s time zone', async () => {
+    for (const zone of ['Europe/Berlin', 'America/New_York']) {
+      for (const window of [WINDOWS[3]!, WINDOWS[5]!]) {
+        for (const filter of [{}, { agent: 'coder' }, { flag: 'revisit' as const }]) {
+          const scope = { projectId, window, ...filter };
+          const series = await categoriesOverTime(handle.db, {
+            ...scope,
+            bucket: 'day',
+            timeZone: zone,
+          });
+          const expected = await directBuckets(scope, 'day', zone);
+          expect(series.map((b) => b.startMs)).toEqual(
+            expect.arrayContaining([...expected.keys()]),
+          );
+          for (const b of series) {
+            // Each bucket starts at a local midnight.
+            expect(new Date(b.startMs).toLocaleTimeString('en-GB', { timeZone: zone })).toBe(
+              '00:00:00',
+            );
+            expect(b.runs).toEqual(expected.get(b.startMs)?.runs ?? {});
+          }
+        }
       }
     }
   });

@@ -5,7 +5,8 @@
 // cost (numeric on both sides, so the order of the additions does not matter). A dense window
 // then costs about what a sparse one does: its whole days and hours are a few hundred rollup
 // rows at most, its edges less than two hours of runs. Every window aggregate of the dashboard
-// reads this.
+// reads this. A loop-signal filter has no rollup: those rows come from the window's runs that
+// carry the signal, so every part of a filtered page counts the same runs as its list.
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import type { RollupGrain } from '../schema/run-rollups';
@@ -15,7 +16,10 @@ import type { RunScope } from './run-filters';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export type WindowScope = Pick<RunScope, 'projectId' | 'window' | 'agent' | 'variant'>;
+export type WindowScope = Pick<
+  RunScope,
+  'projectId' | 'window' | 'agent' | 'variant' | 'exitCategory' | 'flag'
+>;
 
 /**
  * What the rows are keyed by: `category` (exit category; no agent or variant filter allowed),
@@ -56,6 +60,10 @@ export function windowRuns(scope: WindowScope, options: WindowRowsOptions): SQL 
   if (options.key === 'category' && (scope.agent !== undefined || scope.variant !== undefined)) {
     throw new Error('run_category_rollups cannot filter by agent or variant');
   }
+  if (options.key === 'agent' && scope.exitCategory !== undefined) {
+    throw new Error('run_agent_rollups cannot filter by exit category');
+  }
+  if (scope.flag !== undefined) return flaggedRuns(scope, options);
   const from = scope.window.from.getTime();
   const to = scope.window.to.getTime();
   const parts: SQL[] = [];
@@ -124,9 +132,29 @@ function runsBetween(
     group by ${sql.raw(keys.join(', '))}`;
 }
 
-/** The agent and variant filters of a rollup, where '' is "none", which a filter never names. */
+/** The runs of the window that carry the scope's loop signal, as rows keyed like a rollup's. */
+function flaggedRuns(scope: WindowScope, options: WindowRowsOptions): SQL {
+  const keys = ROLLUP[options.key].columns.map((c) =>
+    c === 'exit_category' ? c : `coalesce(${c}, '')`,
+  );
+  const hour = sql.raw(`date_trunc('hour', started_at at time zone 'UTC') at time zone 'UTC'`);
+  const select = [
+    ...(options.bucket ? [sql`${hour} as bucket`] : []),
+    ...keys.map((k, i) => sql.raw(`${k} as ${ROLLUP[options.key].columns[i]}`)),
+    sql`count(*)::int as runs`,
+    ...(options.cost ? [sql`coalesce(sum(cost_usd::numeric), 0) as cost_usd`] : []),
+  ];
+  return sql`(select ${sql.join(select, sql`, `)} from runs
+    where ${runScope(scope)}
+    group by ${sql.raw([...(options.bucket ? ['1'] : []), ...keys].join(', '))})`;
+}
+
+/** A rollup's agent, variant and exit-category filters; in a rollup '' is "none", never a filter. */
 function names(scope: WindowScope): SQL {
   const conditions: SQL[] = [];
+  if (scope.exitCategory !== undefined) {
+    conditions.push(sql` and exit_category = ${scope.exitCategory}::exit_category`);
+  }
   for (const [column, value] of [
     ['agent', scope.agent],
     ['variant', scope.variant],

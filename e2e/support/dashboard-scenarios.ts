@@ -1,7 +1,7 @@
 // Runs the dashboard specs need beyond scenarios.ts: one that never names why it stopped, one
 // with hostile text in its goal and arguments, and a long trajectory.
 import type { Tracer } from '@opentelemetry/api';
-import { startRun } from '../../kit';
+import { startRun } from '../../kit/index';
 import type { RunSpec } from './scenarios';
 
 /** A run whose root span ends without `loop.exit.reason`: it ends `unknown`. */

@@ -1,8 +1,8 @@
 // Loop trajectories from the loop-engineering literature, written with the instrumentation kit,
 // with explicit timestamps so runs can be placed anywhere in time.
 import type { Tracer } from '@opentelemetry/api';
-import { startRun } from '../../kit';
-import type { Termination } from '../../kit';
+import { startRun } from '../../kit/index';
+import type { Termination } from '../../kit/index';
 
 export interface StepSpec {
   action: string;
@@ -25,6 +25,9 @@ export interface RunSpec {
   startMs?: number;
   stepMs?: number;
   limits?: { maxSteps?: number; maxUsd?: number; wallClockMs?: number };
+  /** What the progress metric counts (`loop.progress.name`), and which way is better. */
+  progressName?: string;
+  progressDirection?: 'down' | 'up';
   steps: StepSpec[];
   /** An LLM call of the run itself, outside every step (planning, a final summary). */
   runLlm?: { input: number; output: number; model: string };
@@ -41,8 +44,10 @@ export function emitRun(tracer: Tracer, spec: RunSpec): string {
     variant: spec.variant,
     runId: spec.runId,
     limits: spec.limits,
+    progressDirection: spec.progressDirection,
     startTime: start,
   });
+  if (spec.progressName) run.span.setAttribute('loop.progress.name', spec.progressName);
   spec.steps.forEach((s, k) => {
     const t0 = start + 10 + k * stepMs;
     const step = run.step({ action: s.action, args: s.args, startTime: t0 });

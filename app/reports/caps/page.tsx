@@ -1,9 +1,14 @@
+import { notFound } from 'next/navigation';
 import { CapSimulator } from '@/components/reports/cap-simulator';
+import { AgentOptimaTable } from '@/components/reports/agent-optima-table';
+import { ViewBar } from '@/components/view/view-bar';
+import { viewHref } from '@/lib/view-window';
+import { optimaByAgent } from '@/trajectory/report-caps-by-agent';
 import { DollarCapChart } from '@/components/reports/dollar-cap-chart';
 import { formatCount, formatUsd } from '@/components/format';
 import { formatRatio } from '@/components/reports/labels';
 import { NameSelect, ReportForm } from '@/components/reports/report-form';
-import { ReportHeader, ReportProblem } from '@/components/reports/report-header';
+import { ReportHeader } from '@/components/reports/report-header';
 import { ReportNotice } from '@/components/reports/report-notice';
 import styles from '@/components/reports/reports.module.css';
 import { MAX_CAP_RUNS, MAX_CAP_STEPS, capRuns } from '@/db/read/cap-runs';
@@ -20,25 +25,17 @@ import {
 } from '@/trajectory/report-caps';
 import { reportContext } from '../page-context';
 import type { SearchParams } from '../page-context';
-import { capsParams, runWindow, weeksOf } from '../search-params';
+import { reportView } from '../report-view';
+import { capsParams, weeksOf } from '../search-params';
 
 export const dynamic = 'force-dynamic';
 
 export default async function BudgetCapsPage({ searchParams }: { searchParams: SearchParams }) {
   const context = await reportContext(searchParams, capsParams);
-  const title = 'Budget-cap simulator';
-  if (!context.ok) {
-    return (
-      <ReportProblem
-        current="caps"
-        title={title}
-        project={context.project}
-        message={context.message}
-      />
-    );
-  }
-  const { params, db, project, projectParam, now } = context;
-  const window = runWindow(params, now);
+  // A link Loopscope cannot answer is a 404 whose page (../not-found.tsx) names every problem.
+  if (!context.ok) notFound();
+  const { params, db, project, query, now } = context;
+  const { window, view } = await reportView(query, now);
   const [dimensions, replay] = await Promise.all([
     reportDimensions(db, {
       projectId: project.id,
@@ -57,6 +54,9 @@ export default async function BudgetCapsPage({ searchParams }: { searchParams: S
   const ceiling = recommendedStepCeiling(runs);
   const declared = declaredLimit(runs.map((r) => r.maxSteps));
   const unpriced = runs.filter((r) => r.unpriced).length;
+  // Over several agents one optimum averages agents that cost very differently: show each one's.
+  const perAgent = params.agent === undefined ? optimaByAgent(runs, { maxUsd }) : [];
+  const mixed = perAgent.length > 1;
   const group = [
     params.agent ? `agent ${params.agent}` : null,
     params.variant ? `variant ${params.variant}` : null,
@@ -64,7 +64,7 @@ export default async function BudgetCapsPage({ searchParams }: { searchParams: S
 
   return (
     <main id="main" className={`page ${styles.reports}`}>
-      <ReportHeader current="caps" title={title} project={projectParam}>
+      <ReportHeader current="caps" title="Budget-cap simulator" view={view}>
         <p className="muted">
           Replays finished runs under a step cap (and a dollar cap) from each step&apos;s recorded
           spend. A run longer than the cap is cut there: the spend up to the cut counts, and it is
@@ -73,13 +73,8 @@ export default async function BudgetCapsPage({ searchParams }: { searchParams: S
           any step counts in full.
         </p>
       </ReportHeader>
-      <ReportForm
-        action="/reports/caps"
-        from={window.from}
-        to={window.to}
-        keep={{ project: projectParam }}
-        submitLabel="Replay"
-      >
+      <ViewBar path="/reports/caps" query={query} window={window} />
+      <ReportForm action="/reports/caps" keep={view} submitLabel="Replay">
         <NameSelect
           label="Agent"
           name="agent"
@@ -116,7 +111,7 @@ export default async function BudgetCapsPage({ searchParams }: { searchParams: S
       {unpriced > 0 && (
         <ReportNotice>
           {unpriced} of these runs used a model without a price: their spend is incomplete, so the
-          costs below are lower bounds. <a href="/prices">See prices</a>.
+          costs below are lower bounds. <a href={viewHref('/prices', view)}>See prices</a>.
         </ReportNotice>
       )}
       {runs.length === 0 ? (
@@ -205,12 +200,34 @@ export default async function BudgetCapsPage({ searchParams }: { searchParams: S
               <h2 id="dollar-cap-title">Cost per verified unit by dollar cap</h2>
               <p className="muted">
                 {bestDollar
-                  ? `Best: ${formatUsd(bestDollar.cap)} per run, ${formatRatio(bestDollar.costPerVerifiedUnit)} per verified unit (${bestDollar.cutRuns} runs cut). No step cap.`
+                  ? `Best${mixed ? ` over all ${perAgent.length} agents` : ''}: ${formatUsd(bestDollar.cap)} per run, ${formatRatio(bestDollar.costPerVerifiedUnit)} per verified unit (${bestDollar.cutRuns} runs cut). No step cap.`
                   : 'No dollar cap leaves a verified run.'}
+                {mixed ? ' One cap for agents that cost differently: see each agent’s below.' : ''}
               </p>
             </div>
             <DollarCapChart curve={dollarCurve} best={bestDollar?.cap ?? null} />
           </section>
+          {mixed && (
+            <section className={`panel ${styles.section}`} aria-labelledby="per-agent-title">
+              <div className={styles.sectionHead}>
+                <h2 id="per-agent-title">Optimum per agent</h2>
+                <p className="muted">
+                  Each agent replayed alone
+                  {maxUsd === null
+                    ? ''
+                    : ` (step caps under the dollar cap of ${formatUsd(maxUsd)})`}
+                  : the cap to set in its own harness.
+                </p>
+              </div>
+              <AgentOptimaTable
+                rows={perAgent}
+                domain={dimensions.agents}
+                hrefFor={(agent) =>
+                  agent === null ? null : viewHref('/reports/caps', view, { agent })
+                }
+              />
+            </section>
+          )}
         </>
       )}
     </main>

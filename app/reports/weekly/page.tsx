@@ -1,75 +1,93 @@
-import { ReportForm } from '@/components/reports/report-form';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
 import { GroupBySwitch } from '@/components/reports/group-by-switch';
-import { ReportHeader, ReportProblem } from '@/components/reports/report-header';
+import { ReportHeader } from '@/components/reports/report-header';
 import { ReportNotice } from '@/components/reports/report-notice';
 import { WeeklyChart } from '@/components/reports/weekly-chart';
 import { WeeklyTable } from '@/components/reports/weekly-table';
 import styles from '@/components/reports/reports.module.css';
 import { hrefWith } from '@/components/url/href';
-import { weeklyTotals } from '@/db/read/weekly-report';
+import { ViewBar } from '@/components/view/view-bar';
+import { viewHref } from '@/lib/view-window';
+import { reportDimensions, weeklyTotals } from '@/db/read/weekly-report';
 import { weeklyRows, weeklySeries } from '@/trajectory/report-weekly';
+import { WEEK_MS, isoWeekOfDate } from '@/trajectory/report-weeks';
 import { reportContext } from '../page-context';
 import type { SearchParams } from '../page-context';
+import { reportView } from '../report-view';
 import { weeklyPageParams, weekWindow } from '../search-params';
 
 export const dynamic = 'force-dynamic';
 
+const DAY_MS = 86_400_000;
+const shortDay = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'UTC',
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+});
+
 export default async function WeeklyReportPage({ searchParams }: { searchParams: SearchParams }) {
   const context = await reportContext(searchParams, weeklyPageParams);
-  const title = 'Weekly cost per verified unit';
-  if (!context.ok) {
-    return (
-      <ReportProblem
-        current="weekly"
-        title={title}
-        project={context.project}
-        message={context.message}
-      />
-    );
-  }
-  const { params, db, project, projectParam, now } = context;
-  const window = weekWindow(params, now);
-  const totals = await weeklyTotals(db, {
-    projectId: project.id,
-    firstWeek: window.firstWeek,
-    lastWeek: window.lastWeek,
-    groupBy: params.groupBy,
-  });
+  // A link Loopscope cannot answer is a 404 whose page (../not-found.tsx) names every problem.
+  if (!context.ok) notFound();
+  const { params, db, project, query, now } = context;
+  const { window, view } = await reportView(query, now);
+  const weeks = weekWindow(window, now);
+  const range = { projectId: project.id, firstWeek: weeks.firstWeek, lastWeek: weeks.lastWeek };
+  const [totals, dimensions] = await Promise.all([
+    weeklyTotals(db, { ...range, groupBy: params.groupBy }),
+    reportDimensions(db, range),
+  ]);
+  const domain = dimensions[`${params.groupBy}s` as const];
   const rows = weeklyRows(totals);
-  const series = weeklySeries(rows, window.weeks);
-  const query = { ...context.query, groupBy: params.groupBy };
-  const pricesHref = hrefWith('/prices', projectParam ? { project: projectParam } : {}, {});
+  const series = weeklySeries(rows, weeks.weeks);
+  const here = { ...query, groupBy: params.groupBy };
+  const pricesHref = viewHref('/prices', view);
   const unpriced = rows.reduce((sum, r) => sum + r.unpricedRuns, 0);
+  const lastSunday = Date.parse(`${weeks.lastWeek}T00:00:00Z`) + WEEK_MS - DAY_MS;
+  const span = `${isoWeekOfDate(weeks.firstWeek).label} (from ${shortDay.format(Date.parse(`${weeks.firstWeek}T00:00:00Z`))}) to ${isoWeekOfDate(weeks.lastWeek).label} (to ${shortDay.format(lastSunday)})`;
 
   return (
     <main id="main" className={`page ${styles.reports}`}>
-      <ReportHeader current="weekly" title={title} project={projectParam}>
+      <ReportHeader current="weekly" title="Weekly cost per verified unit" view={view}>
         <p className="muted">
           Total spend of all runs, failures included, divided by the units of work that a check
           against the environment verified. ISO weeks (Monday to Sunday, UTC) of each run&apos;s
           start; the whole weeks the window touches are shown.
         </p>
       </ReportHeader>
-      <div className={styles.controls}>
-        <ReportForm
-          action="/reports/weekly"
-          from={window.from}
-          to={window.to}
-          keep={{ project: projectParam, groupBy: params.groupBy }}
-          submitLabel="Show these weeks"
-        />
+      <ViewBar path="/reports/weekly" query={here} window={window}>
         <GroupBySwitch
           current={params.groupBy}
           hrefFor={{
-            agent: hrefWith('/reports/weekly', query, { groupBy: 'agent' }),
-            variant: hrefWith('/reports/weekly', query, { groupBy: 'variant' }),
-            model: hrefWith('/reports/weekly', query, { groupBy: 'model' }),
+            agent: hrefWith('/reports/weekly', here, { groupBy: 'agent' }),
+            variant: hrefWith('/reports/weekly', here, { groupBy: 'variant' }),
+            model: hrefWith('/reports/weekly', here, { groupBy: 'model' }),
           }}
         />
-        <a className="button" href={hrefWith('/reports/weekly/export', query, {})} download>
+        <div className={styles.field}>
+          <span id="scale-label">Scale</span>
+          <div className={styles.segmented} role="group" aria-labelledby="scale-label">
+            {(['linear', 'log'] as const).map((s) => (
+              <Link
+                key={s}
+                className={styles.segment}
+                href={hrefWith('/reports/weekly', here, { scale: s === 'linear' ? null : s })}
+                aria-current={params.scale === s ? 'true' : undefined}
+              >
+                {s === 'linear' ? 'Linear' : 'Log'}
+              </Link>
+            ))}
+          </div>
+        </div>
+        <a className="button" href={hrefWith('/reports/weekly/export', here, {})} download>
           Download CSV
         </a>
-      </div>
+      </ViewBar>
+      <p className="muted" style={{ margin: 0 }}>
+        Weeks {span} (UTC).
+      </p>
       {unpriced > 0 && (
         <ReportNotice>
           {unpriced} run{unpriced === 1 ? '' : 's'} in these weeks used a model without a price:
@@ -79,7 +97,7 @@ export default async function WeeklyReportPage({ searchParams }: { searchParams:
       )}
       {rows.length === 0 ? (
         <ReportNotice>
-          No runs started in {window.weeks.length === 1 ? 'this week' : 'these weeks'}. Widen the
+          No runs started in {weeks.weeks.length === 1 ? 'this week' : 'these weeks'}. Widen the
           window, or send traces to /v1/traces.
         </ReportNotice>
       ) : (
@@ -87,13 +105,26 @@ export default async function WeeklyReportPage({ searchParams }: { searchParams:
           <section className={`panel ${styles.section}`} aria-labelledby="weekly-chart-title">
             <div className={styles.sectionHead}>
               <h2 id="weekly-chart-title">Cost per verified unit by week</h2>
-              <p className="muted">A gap is a week with nothing verified (no ratio).</p>
+              <p className="muted">
+                A gap is a week with nothing verified (no ratio)
+                {params.scale === 'log' ? ' or, on the log scale, a $0 one' : ''}.
+              </p>
             </div>
-            <WeeklyChart series={series} groupBy={params.groupBy} />
+            <WeeklyChart
+              series={series}
+              groupBy={params.groupBy}
+              scale={params.scale}
+              domain={domain}
+            />
           </section>
           <section className={`panel ${styles.section}`} aria-labelledby="weekly-table-title">
             <h2 id="weekly-table-title">Weeks</h2>
-            <WeeklyTable rows={rows} groupBy={params.groupBy} pricesHref={pricesHref} />
+            <WeeklyTable
+              rows={rows}
+              groupBy={params.groupBy}
+              pricesHref={pricesHref}
+              domain={domain}
+            />
           </section>
         </>
       )}

@@ -1,14 +1,21 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
 import { listDeriveFailures } from '@/db/read/derive-failures';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
+import { TrajectorySkeleton } from '@/components/skeletons';
 import { getRun } from '@/db/read/get-run';
+import { progressName } from '@/db/read/progress-name';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
-import { runIdProblem } from '@/lib/filters';
+import type { Executor } from '@/db/sql';
+import { runIdProblem, searchParamsObject } from '@/lib/filters';
+import { viewHref, viewQuery } from '@/lib/view-window';
 import { requireDatabase } from '@/server/runtime';
 import { buildTrajectory } from '@/components/trajectory/lane-model';
 import { RunHeader } from '@/components/trajectory/run-header';
+import type { RunDetail } from '@/lib/api-types';
 import { chooseProject } from '../../current-project';
+import { pageTimeZone } from '../../page-time-zone';
 import { parseRunParams } from './search-params';
 import { TrajectoryClient } from './trajectory-client';
 
@@ -23,18 +30,25 @@ export default async function RunPage({
 }) {
   const runId = decodeSegment((await params).runId);
   if (runId === null || runIdProblem(runId)) notFound();
-  const query = parseRunParams(await searchParams);
+  const search = searchParamsObject(await searchParams);
+  const query = parseRunParams(search);
+  const timeZone = await pageTimeZone(search);
   const db = requireDatabase();
   const { current } = await chooseProject(db, query.project);
   if (!current) notFound();
+  // Whether the run exists decides the status, so it is asked before anything streams: an
+  // unknown run is a 404 (./not-found.tsx), its steps stream in behind the header.
   const [run, failure] = await Promise.all([
     getRun(db, { projectId: current.id, runId }),
     listDeriveFailures(db, { projectId: current.id, runId, limit: 1 }),
   ]);
-  const backHref = query.project ? `/?project=${encodeURIComponent(query.project)}` : '/';
-  const quarantine = <QuarantineCallout total={failure.total} runs={failure.runs} />;
+  if (!run && failure.total === 0) notFound();
+  const view = viewQuery(search);
+  const backHref = viewHref('/', view);
+  const quarantine = (
+    <QuarantineCallout total={failure.total} runs={failure.runs} timeZone={timeZone} />
+  );
   if (!run) {
-    if (failure.total === 0) notFound();
     return (
       <main id="main" className="page">
         <h1>Run {runId}</h1>
@@ -45,22 +59,53 @@ export default async function RunPage({
       </main>
     );
   }
-  const wire = buildTrajectory(await trajectorySteps(db, { projectId: current.id, runId }));
-  const initial = query.step === undefined ? null : wire.index.indexOf(query.step) + 1 || null;
   return (
     <main id="main" className="page">
-      <RunHeader run={run} backHref={backHref} />
+      <RunHeader run={run} backHref={backHref} timeZone={timeZone} />
       {quarantine}
-      <TrajectoryClient
-        runId={run.id}
-        project={query.project}
-        wire={wire}
-        exitCategory={run.exitCategory}
-        progressDirection={run.progressDirection}
-        wastedUsd={run.wastedUsd}
-        initialOrdinal={initial}
-      />
+      <Suspense fallback={<TrajectorySkeleton />}>
+        <Trajectory
+          db={db}
+          projectId={current.id}
+          run={run}
+          project={query.project}
+          step={query.step}
+        />
+      </Suspense>
     </main>
+  );
+}
+
+async function Trajectory({
+  db,
+  projectId,
+  run,
+  project,
+  step,
+}: {
+  db: Executor;
+  projectId: string;
+  run: RunDetail;
+  project: string | undefined;
+  step: number | undefined;
+}) {
+  const [rows, name] = await Promise.all([
+    trajectorySteps(db, { projectId, runId: run.id }),
+    progressName(db, { projectId, runId: run.id }),
+  ]);
+  const wire = buildTrajectory(rows);
+  const initial = step === undefined ? null : wire.index.indexOf(step) + 1 || null;
+  return (
+    <TrajectoryClient
+      runId={run.id}
+      project={project}
+      wire={wire}
+      exitCategory={run.exitCategory}
+      progressDirection={run.progressDirection}
+      wastedUsd={run.wastedUsd}
+      initialOrdinal={initial}
+      progressName={name}
+    />
   );
 }
 

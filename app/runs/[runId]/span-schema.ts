@@ -1,4 +1,5 @@
 // The span route's answer, checked where it enters the browser.
+import '@/lib/zod-in-browser';
 import { z } from 'zod';
 import type { StepDetailData } from '@/components/trajectory/types';
 

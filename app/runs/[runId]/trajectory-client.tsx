@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LaneLegend } from '@/components/trajectory/lane-legend';
 import { Lanes } from '@/components/trajectory/lanes';
 import { StepDetail } from '@/components/trajectory/step-detail';
-import { StepList } from '@/components/trajectory/step-list';
+import { StepList, stepRowId } from '@/components/trajectory/step-list';
 import { expandTrajectory } from '@/components/trajectory/lane-model';
 import type { TrajectoryWire } from '@/components/trajectory/types';
 import type { ExitCategory } from '@/trajectory/exit-categories';
@@ -21,6 +21,7 @@ export function TrajectoryClient({
   progressDirection,
   wastedUsd,
   initialOrdinal,
+  progressName,
 }: {
   runId: string;
   project: string | undefined;
@@ -29,6 +30,7 @@ export function TrajectoryClient({
   progressDirection: 'down' | 'up';
   wastedUsd: number;
   initialOrdinal: number | null;
+  progressName: string | null;
 }) {
   const trajectory = useMemo(() => expandTrajectory(wire), [wire]);
   const { steps } = trajectory;
@@ -47,6 +49,25 @@ export function TrajectoryClient({
     else url.searchParams.delete('step');
     window.history.replaceState(null, '', url);
   }, [selected, steps]);
+
+  // A link to a step (`?step=N`) opens on it: its row in view and the list focused, so j / k and
+  // the arrow keys go on from there. The list mounts its rows a frame after it scrolls.
+  useEffect(() => {
+    if (initialOrdinal === null) return;
+    let frames = 0;
+    let handle = 0;
+    const reveal = () => {
+      const row = document.getElementById(stepRowId(initialOrdinal));
+      if (row) {
+        row.closest<HTMLElement>('[role="grid"]')?.focus({ preventScroll: true });
+        row.scrollIntoView({ block: 'center' });
+      } else if (frames++ < 30) {
+        handle = requestAnimationFrame(reveal);
+      }
+    };
+    handle = requestAnimationFrame(reveal);
+    return () => cancelAnimationFrame(handle);
+  }, [initialOrdinal]);
 
   const select = useCallback(
     (ordinal: number) => setSelected(Math.min(steps.length, Math.max(1, ordinal))),
@@ -91,6 +112,7 @@ export function TrajectoryClient({
           wastedUsd={wastedUsd}
           selected={selected}
           onSelect={select}
+          progressName={progressName}
         />
         <LaneLegend trajectory={trajectory} stateLabel={stateLabel} />
       </section>

@@ -15,6 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { capRuns } from '@/db/read/cap-runs';
+import { agentVariantRuns } from '@/db/read/agent-variants';
 import { compareVariants } from '@/db/read/variant-comparison';
 import { rawRows } from '@/db/test-database';
 import { TEST_DATABASE_KINDS } from '@/db/test-database';
@@ -381,6 +382,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly report API on %s', (kind) => {
       variant: 'uncontrolled',
     });
     expect(result).toMatchObject({ matching: 7, truncated: false });
+    expect(new Set(result.runs.map((r) => r.agent))).toEqual(new Set(['coder']));
     expect(result.runs.map((r) => r.stepCosts.length)).toEqual([2, 6, 3, 2, 6, 6, 2]); // newest first
     expect(result.runs.find((r) => r.stepCosts.length === 3)).toMatchObject({ verifiedUnits: 3 });
     expect(result.runs.filter((r) => r.maxSteps === 6)).toHaveLength(3);
@@ -390,5 +392,20 @@ describe.each(TEST_DATABASE_KINDS)('weekly report API on %s', (kind) => {
     const capped = simulateCaps(result.runs, { maxSteps: 3 });
     expect(capped).toMatchObject({ cutRuns: 3, lostVerifiedRuns: 0, verifiedUnits: 6 });
     expect(capped.costPerVerifiedUnit).toBeCloseTo((0.1 * 3 + 0.3 + 0.9) / 6, 10);
+  });
+
+  it('counts runs per agent and variant, for the compare page’s default', async () => {
+    const pairs = await agentVariantRuns(server.database.db, {
+      projectId: server.projectId,
+      window: {
+        from: new Date(at('2025-12-22T00:00:00Z')),
+        to: new Date(at('2026-01-12T00:00:00Z')),
+      },
+    });
+    // The writer runs name no variant: nothing to compare there.
+    expect(pairs).toEqual([
+      { agent: 'coder', variant: 'uncontrolled', runs: 7 },
+      { agent: 'coder', variant: 'controlled', runs: 5 },
+    ]);
   });
 });

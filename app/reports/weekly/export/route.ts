@@ -2,12 +2,19 @@ import { weeklyTotals } from '@/db/read/weekly-report';
 import { weeklyRows } from '@/trajectory/report-weekly';
 import { errorResponse } from '../../../http';
 import { reportContext } from '../../page-context';
+import { reportView } from '../../report-view';
 import { weeklyPageParams, weekWindow } from '../../search-params';
-import { csvResponse, toWeeklyJson, weeklyCsv, weeklyFilename } from '../../weekly-export';
+import {
+  WEEKLY_PAGE_COLUMNS,
+  csvResponse,
+  toWeeklyPageRow,
+  weeklyCsv,
+  weeklyFilename,
+} from '../../weekly-export';
 
 export const dynamic = 'force-dynamic';
 
-/** The page's CSV download: the same rows and columns as the API's `format=csv`. */
+/** The page's CSV download: the weeks and columns the page shows, named by the page's window. */
 export async function GET(request: Request): Promise<Response> {
   try {
     const search = Object.fromEntries(new URL(request.url).searchParams);
@@ -17,17 +24,18 @@ export async function GET(request: Request): Promise<Response> {
         { error: { code: 'bad_request', message: context.message } },
         { status: 400 },
       );
-    const window = weekWindow(context.params, context.now);
+    const { window } = await reportView(context.query, context.now);
+    const weeks = weekWindow(window, context.now);
     const totals = await weeklyTotals(context.db, {
       projectId: context.project.id,
-      firstWeek: window.firstWeek,
-      lastWeek: window.lastWeek,
+      firstWeek: weeks.firstWeek,
+      lastWeek: weeks.lastWeek,
       groupBy: context.params.groupBy,
     });
-    const csv = weeklyCsv(weeklyRows(totals).map(toWeeklyJson));
+    const rows = weeklyRows(totals).map((r) => toWeeklyPageRow(r, context.params.groupBy));
     return csvResponse(
-      csv,
-      weeklyFilename(window.firstWeek, window.lastWeek, context.params.groupBy),
+      weeklyCsv(rows, WEEKLY_PAGE_COLUMNS),
+      weeklyFilename(weeks.firstWeek, weeks.lastWeek, context.params.groupBy),
     );
   } catch (error) {
     return errorResponse(error);

@@ -1,5 +1,0 @@
-import { HomeSkeleton } from '@/components/skeletons';
-
-export default function Loading() {
-  return <HomeSkeleton />;
-}

@@ -1,0 +1,5 @@
+import { HomeProblems } from './home-problems';
+
+export default function HomeNotFound() {
+  return <HomeProblems />;
+}

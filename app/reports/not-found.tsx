@@ -1,0 +1,5 @@
+import { ReportProblems } from './report-problems';
+
+export default function ReportNotFound() {
+  return <ReportProblems />;
+}

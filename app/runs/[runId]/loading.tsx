@@ -1,5 +1,0 @@
-import { RunSkeleton } from '@/components/skeletons';
-
-export default function Loading() {
-  return <RunSkeleton />;
-}

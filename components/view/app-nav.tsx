@@ -1,0 +1,43 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { viewHref } from '@/lib/view-window';
+
+const SECTIONS = [
+  { label: 'Runs', path: '/', owns: (p: string) => p === '/' || p.startsWith('/runs') },
+  { label: 'Reports', path: '/reports/weekly', owns: (p: string) => p.startsWith('/reports') },
+  { label: 'Prices', path: '/prices', owns: (p: string) => p.startsWith('/prices') },
+];
+
+/** The main navigation; each link keeps the project, window and time zone of the page. */
+export function AppNav() {
+  const pathname = usePathname();
+  const search = useSearchParams();
+  return (
+    <nav className="app-nav" aria-label="Main">
+      {SECTIONS.map((s) => (
+        <Link
+          key={s.path}
+          href={viewHref(s.path, search)}
+          aria-current={s.owns(pathname) ? 'page' : undefined}
+        >
+          {s.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** The same links before the URL is known (a page rendered without one). */
+export function PlainNav() {
+  return (
+    <nav className="app-nav" aria-label="Main">
+      {SECTIONS.map((s) => (
+        <Link key={s.path} href={s.path}>
+          {s.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
