@@ -2,7 +2,6 @@
 // one window of every page (lib/view-window.ts). Pure, so the not-found page names the same
 // problems in the browser that the server found.
 import '@/lib/zod-in-browser';
-import { z } from 'zod';
 import { parseSearch, projectName, runListParams, searchParamsObject } from '@/lib/filters';
 import type { RunListParams } from '@/lib/filters';
 import { CURSOR_PROBLEM, decodeRunCursor } from '@/lib/run-cursor';
