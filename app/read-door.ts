@@ -1,14 +1,21 @@
-// The one way into a read, for each kind of caller. An API route: the bearer key's project, then
-// the path, query and body parsed with zod (every problem a 400 naming it), then the runs the read
-// will show settled (derived up to every committed span), then the read itself. A route cannot
-// forget a step or take them out of order, because it only supplies the parts.
+// The one way into a read, for each kind of caller: an API route (`apiRead`: the bearer key's
+// project), a dashboard page (`dashboardRead`: the session and Host, the reader's time zone) or
+// a dashboard UI route (`dashboardRequestRead`). Each does the same steps in the same order:
+// who is asking, the path, query and body parsed with zod (every problem named), the runs the read
+// will show settled (derived up to every committed span), then the read itself. A route or page
+// cannot forget a step or take them out of order, because it only supplies the parts.
 import type { z } from 'zod';
 import type { Database } from '@/db/client';
+import { listProjects } from '@/db/read/projects';
+import type { ProjectListing } from '@/db/read/projects';
 import { AppError } from '@/lib/app-error';
-import { parseSearch, runIdProblem } from '@/lib/filters';
+import { parseSearch, runIdProblem, searchParamsObject } from '@/lib/filters';
+import { chooseTimeZone } from '@/lib/view-window';
 import { requireDatabase, settle } from '@/server/runtime';
-import { respond } from './http';
 import { authenticate } from './api/v1/auth';
+import { requireDashboardPage, requireDashboardRequest } from './dashboard-guard';
+import { respond } from './http';
+import { pageTimeZone } from './page-time-zone';
 
 /** What a read settles first: its project's marked runs, one run, or nothing it would show. */
 export type SettleScope<I> = 'project' | 'nothing' | ((input: I) => { runId: string });
@@ -34,7 +41,7 @@ export interface ApiReadInput<Q, P, B> {
   body: Out<B>;
 }
 
-type RouteContext = { params: Promise<Record<string, string>> };
+type RouteContext = { params?: Promise<Record<string, string>> } | undefined;
 
 export function apiRead<
   Q extends Schema | undefined = undefined,
@@ -47,7 +54,8 @@ export function apiRead<
   return (request, context) =>
     respond(async () => {
       const projectId = await authenticate(request);
-      const params = parseParams(spec.params, await context.params);
+      // Next hands static routes no params at all.
+      const params = parseParams(spec.params, (await context?.params) ?? {});
       const query = spec.query ? parseQuery(spec.query, request) : undefined;
       const body = spec.body ? await parseBody(spec.body, request) : undefined;
       if (spec.settle === 'project') await settle(projectId);
@@ -92,4 +100,99 @@ export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
     .join('; ');
+}
+
+/** The URL's query as a page reads it: pure, so a not-found page can name the same problems. */
+export type PageParse<T> = (
+  search: Record<string, string>,
+  context: { now: Date; timeZone: string },
+) => { ok: true; data: T } | { ok: false; problems: string[] };
+
+export interface DashboardReadSpec<T> {
+  parse: PageParse<T>;
+  /** The project the query names (`?project=`), else `default`, else the first. */
+  project: (data: T) => string | undefined;
+  settle: SettleScope<T>;
+}
+
+export type DashboardRead<T> =
+  | { ok: false; problems: string[] }
+  | {
+      ok: true;
+      db: Database;
+      data: T;
+      project: ProjectListing;
+      projects: ProjectListing[];
+      /** The query as the URL gave it, for links that change one thing. */
+      search: Record<string, string>;
+      timeZone: string;
+      /** The request's one "now", for default windows and ages. */
+      now: Date;
+    };
+
+/**
+ * A dashboard page's way in: the door (session and Host), the reader's time zone, the query
+ * parsed, the project chosen, then what the page will show settled. A problem (a bad parameter,
+ * an unknown project) comes back before anything streams, so the page can answer 404 with it.
+ */
+export async function dashboardRead<T>(
+  searchParams: Promise<Record<string, string | string[] | undefined>>,
+  spec: DashboardReadSpec<T>,
+): Promise<DashboardRead<T>> {
+  await requireDashboardPage();
+  const search = searchParamsObject(await searchParams);
+  const timeZone = await pageTimeZone(search);
+  const now = new Date();
+  const parsed = spec.parse(search, { now, timeZone });
+  if (!parsed.ok) return parsed;
+  return chooseAndSettle(parsed.data, spec, { search, timeZone, now });
+}
+
+/** The same for a UI route (the dashboard's own JSON), read from the request itself. */
+export async function dashboardRequestRead<T>(
+  request: Request,
+  spec: DashboardReadSpec<T>,
+): Promise<DashboardRead<T>> {
+  requireDashboardRequest(request);
+  const search = searchParamsObject(new URL(request.url).searchParams);
+  const timeZone = chooseTimeZone(search.tz, undefined);
+  const now = new Date();
+  const parsed = spec.parse(search, { now, timeZone });
+  if (!parsed.ok) return parsed;
+  return chooseAndSettle(parsed.data, spec, { search, timeZone, now });
+}
+
+async function chooseAndSettle<T>(
+  data: T,
+  spec: DashboardReadSpec<T>,
+  context: { search: Record<string, string>; timeZone: string; now: Date },
+): Promise<DashboardRead<T>> {
+  const db = requireDatabase();
+  const requested = spec.project(data);
+  const projects = await listProjects(db);
+  const project =
+    requested !== undefined
+      ? projects.find((p) => p.name === requested)
+      : (projects.find((p) => p.name === 'default') ?? projects[0]);
+  if (!project) {
+    return {
+      ok: false,
+      problems: [
+        requested !== undefined
+          ? `project: no project is named ${JSON.stringify(requested)}`
+          : 'project: there is no project yet; send traces to /v1/traces first',
+      ],
+    };
+  }
+  if (spec.settle === 'project') await settle(project.id);
+  else if (spec.settle !== 'nothing') await settle(project.id, spec.settle(data).runId);
+  return { ok: true, db, data, project, projects, ...context };
+}
+
+/** A page's parse from a zod schema of its query (`parseSearch`'s text and date checks first). */
+export function schemaParse<S extends z.ZodType>(schema: S): PageParse<z.output<S>> {
+  return (search) => {
+    const parsed = parseSearch(schema, search);
+    return parsed.ok ? parsed : { ok: false, problems: parsed.problems };
+  };
 }

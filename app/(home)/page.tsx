@@ -2,10 +2,7 @@ import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import { HomeBodySkeleton } from '@/components/skeletons';
 import { ViewBar } from '@/components/view/view-bar';
-import { searchParamsObject } from '@/lib/filters';
-import { requireDatabase } from '@/server/runtime';
-import { chooseProject } from '../current-project';
-import { pageTimeZone } from '../page-time-zone';
+import { dashboardRead } from '../read-door';
 import { HomeBody } from './home-body';
 import { HomeHeader } from './home-parts';
 import { parseHomeQuery } from './search-params';
@@ -17,26 +14,25 @@ export default async function HomePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const search = await searchParams;
-  const timeZone = await pageTimeZone(searchParamsObject(search));
   // The checks that decide the status come before anything streams: a bad link is a 404 whose
   // page (./not-found.tsx) names every problem, never a 200.
-  const parsed = parseHomeQuery(search, new Date(), timeZone);
-  if (!parsed.ok) notFound();
-  const db = requireDatabase();
-  const projects = await chooseProject(db, parsed.query.params.project);
-  if (!projects.current) notFound();
-  const { raw, window } = parsed.query;
+  const read = await dashboardRead(searchParams, {
+    parse: (search, { now, timeZone }) => {
+      const parsed = parseHomeQuery(search, now, timeZone);
+      return parsed.ok ? { ok: true, data: parsed.query } : parsed;
+    },
+    project: (query) => query.params.project,
+    settle: 'project',
+  });
+  if (!read.ok) notFound();
+  const { db, project, projects, data: query } = read;
+  const { raw, window } = query;
   return (
     <main id="main" className="page">
-      <HomeHeader
-        window={window}
-        projects={projects.projects.map((p) => p.name)}
-        current={projects.current.name}
-      />
+      <HomeHeader window={window} projects={projects.map((p) => p.name)} current={project.name} />
       <ViewBar path="/" query={raw} window={window} />
       <Suspense fallback={<HomeBodySkeleton />}>
-        <HomeBody db={db} project={projects.current} query={parsed.query} />
+        <HomeBody db={db} project={project} query={query} />
       </Suspense>
     </main>
   );

@@ -1,18 +1,16 @@
-// What every report page does first: read the URL through the report's zod schema, pick the
-// project (`?project=`, else `default`), and hand back the database. A bad parameter is a message
-// for the page to show, never an exception.
+// What every report page does first, through the read door: the report's zod schema over the URL,
+// the project (`?project=`, else `default`), its runs settled. A bad parameter or an unknown
+// project is a list of problems for the page to answer 404 with, never an exception.
 import type { z } from 'zod';
-import { chooseProject } from '@/app/current-project';
 import type { ProjectListing } from '@/db/read/projects';
 import type { Database } from '@/db/client';
-import { searchParamsObject } from '@/lib/filters';
-import { requireDatabase } from '@/server/runtime';
+import { dashboardRead } from '../read-door';
 import { parseReportQuery } from './search-params';
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export type ReportContext<T> =
-  | { ok: false; message: string; problems: string[]; project?: string }
+  | { ok: false; message: string; problems: string[] }
   | {
       ok: true;
       params: T;
@@ -21,6 +19,7 @@ export type ReportContext<T> =
       projectParam?: string;
       /** The parameters as the URL gave them, for links that change one thing. */
       query: Record<string, string>;
+      timeZone: string;
       /** The request's one "now", for default windows and ages. */
       now: Date;
     };
@@ -29,27 +28,23 @@ export async function reportContext<T extends z.ZodType>(
   searchParams: SearchParams,
   schema: T,
 ): Promise<ReportContext<z.infer<T>>> {
-  const raw = searchParamsObject(await searchParams);
-  const query = { ...raw };
-  const parsed = parseReportQuery(schema, raw);
-  if (!parsed.ok) {
-    return { ok: false, message: parsed.message, problems: parsed.problems, project: raw.project };
-  }
-  const db = requireDatabase();
-  const choice = await chooseProject(db, raw.project);
-  if (!choice.current) {
-    const message = choice.missing
-      ? `project: no project is named ${JSON.stringify(choice.missing)}`
-      : 'project: there is no project yet; send traces to /v1/traces first';
-    return { ok: false, message, problems: [message] };
-  }
+  const read = await dashboardRead(searchParams, {
+    parse: (search) => {
+      const parsed = parseReportQuery(schema, search);
+      return parsed.ok ? parsed : { ok: false, problems: parsed.problems };
+    },
+    project: (params: z.infer<T>) => (params as { project?: string }).project,
+    settle: 'project',
+  });
+  if (!read.ok) return { ok: false, message: read.problems.join('; '), problems: read.problems };
   return {
     ok: true,
-    params: parsed.data,
-    db,
-    project: choice.current,
-    projectParam: raw.project,
-    query,
-    now: new Date(),
+    params: read.data,
+    db: read.db,
+    project: read.project,
+    projectParam: read.search.project,
+    query: read.search,
+    timeZone: read.timeZone,
+    now: read.now,
   };
 }

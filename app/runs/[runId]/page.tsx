@@ -8,14 +8,12 @@ import { getRun } from '@/db/read/get-run';
 import { progressName } from '@/db/read/progress-name';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
 import type { Executor } from '@/db/sql';
-import { runIdProblem, searchParamsObject } from '@/lib/filters';
+import { runIdProblem } from '@/lib/filters';
 import { viewHref, viewQuery } from '@/lib/view-window';
-import { requireDatabase } from '@/server/runtime';
 import { buildTrajectory } from '@/components/trajectory/lane-model';
 import { RunHeader } from '@/components/trajectory/run-header';
 import type { RunDetail } from '@/lib/api-types';
-import { chooseProject } from '../../current-project';
-import { pageTimeZone } from '../../page-time-zone';
+import { dashboardRead } from '../../read-door';
 import { parseRunParams } from './search-params';
 import { TrajectoryClient } from './trajectory-client';
 
@@ -30,12 +28,13 @@ export default async function RunPage({
 }) {
   const runId = decodeSegment((await params).runId);
   if (runId === null || runIdProblem(runId)) notFound();
-  const search = searchParamsObject(await searchParams);
-  const query = parseRunParams(search);
-  const timeZone = await pageTimeZone(search);
-  const db = requireDatabase();
-  const { current } = await chooseProject(db, query.project);
-  if (!current) notFound();
+  const read = await dashboardRead(searchParams, {
+    parse: (search) => ({ ok: true, data: parseRunParams(search) }),
+    project: (query) => query.project,
+    settle: () => ({ runId }),
+  });
+  if (!read.ok) notFound();
+  const { db, project: current, data: query, search, timeZone } = read;
   // Whether the run exists decides the status, so it is asked before anything streams: an
   // unknown run is a 404 (./not-found.tsx), its steps stream in behind the header.
   const [run, failure] = await Promise.all([

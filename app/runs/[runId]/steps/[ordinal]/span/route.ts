@@ -3,11 +3,9 @@
 import { z } from 'zod';
 import { stepSpan } from '@/db/read/step-span';
 import { AppError } from '@/lib/app-error';
-import { parseSearch, projectName, runIdProblem } from '@/lib/filters';
-import { requireDatabase } from '@/server/runtime';
+import { projectName, runIdProblem } from '@/lib/filters';
 import { respond } from '@/app/http';
-import { chooseProject } from '@/app/current-project';
-import { requireDashboardRequest } from '@/app/dashboard-guard';
+import { dashboardRequestRead, schemaParse } from '@/app/read-door';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +16,6 @@ export async function GET(
   { params }: { params: Promise<{ runId: string; ordinal: string }> },
 ): Promise<Response> {
   return respond(async () => {
-    requireDashboardRequest(request);
     const { runId, ordinal: rawOrdinal } = await params;
     const ordinal = Number(rawOrdinal);
     if (!Number.isInteger(ordinal) || ordinal < 1) {
@@ -26,11 +23,14 @@ export async function GET(
     }
     const problem = runIdProblem(runId);
     if (problem) throw new AppError('bad_request', problem);
-    const parsed = parseSearch(query, new URL(request.url).searchParams);
-    if (!parsed.ok) throw new AppError('bad_request', parsed.message);
-    const db = requireDatabase();
-    const { current } = await chooseProject(db, parsed.data.project);
-    const step = current && (await stepSpan(db, { projectId: current.id, runId, ordinal }));
+    // Called on every j/k press: it settles nothing, the page it serves did.
+    const read = await dashboardRequestRead(request, {
+      parse: schemaParse(query),
+      project: (q: z.infer<typeof query>) => q.project,
+      settle: 'nothing',
+    });
+    if (!read.ok) throw new AppError('bad_request', read.problems.join('; '));
+    const step = await stepSpan(read.db, { projectId: read.project.id, runId, ordinal });
     if (!step) throw new AppError('not_found', 'no such step of this run in this project');
     return step;
   });
