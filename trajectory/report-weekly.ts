@@ -96,3 +96,8 @@ export function weeklySeries(
     })),
   };
 }
+
+/** A group's name as shown; runs that name none are grouped as "(no agent)" and so on. */
+export function groupLabel(group: string | null, by: WeeklyGroupBy): string {
+  return group ?? `(no ${by})`;
+}

@@ -10,7 +10,7 @@ import { STALE_PRICE_DAYS, isStalePrice } from '@/trajectory/report-prices';
 import { reportContext } from '../reports/page-context';
 import type { SearchParams } from '../reports/page-context';
 import { reportView } from '../reports/report-view';
-import { pricesParams } from '../reports/search-params';
+import { pricesParams } from '@/lib/report-params';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { ProjectListing } from '@/db/read/projects';
 import type { Database } from '@/db/client';
 import { dashboardRead } from '../read-door';
-import { parseReportQuery } from './search-params';
+import { parseReportQuery } from '@/lib/report-params';
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

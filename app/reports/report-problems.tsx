@@ -4,7 +4,7 @@ import { usePathname, useSearchParams } from 'next/navigation';
 import { ProblemPage, withoutProblems } from '@/components/problem-page';
 import { REPORT_TABS } from '@/components/reports/report-header';
 import { searchParamsObject } from '@/lib/filters';
-import { REPORT_SCHEMAS, parseReportQuery } from './search-params';
+import { REPORT_SCHEMAS, parseReportQuery } from '@/lib/report-params';
 
 /** Why a report page answered 404, found again from the URL by the page's own schema. */
 export function ReportProblems() {

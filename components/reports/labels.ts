@@ -1,11 +1,7 @@
 import { formatUsd } from '../format';
 
+export { groupLabel } from '@/trajectory/report-weekly';
 export type GroupDimension = 'agent' | 'variant' | 'model';
-
-/** A group's name as shown; runs that name none are grouped as "(no agent)" and so on. */
-export function groupLabel(group: string | null, by: GroupDimension): string {
-  return group ?? `(no ${by})`;
-}
 
 /** Cost per verified unit, or an em dash when nothing was verified (never a division by zero). */
 export function formatRatio(value: number | null): string {

@@ -26,7 +26,7 @@ import {
 import { reportContext } from '../page-context';
 import type { SearchParams } from '../page-context';
 import { reportView } from '../report-view';
-import { capsParams, weeksOf } from '../search-params';
+import { capsParams, weeksOf } from '@/lib/report-params';
 
 export const dynamic = 'force-dynamic';
 

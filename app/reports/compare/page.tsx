@@ -15,7 +15,7 @@ import { chooseComparison } from '@/trajectory/report-compare-defaults';
 import { reportContext } from '../page-context';
 import type { SearchParams } from '../page-context';
 import { reportView } from '../report-view';
-import { ALL_AGENTS, compareParams, weeksOf } from '../search-params';
+import { ALL_AGENTS, compareParams, weeksOf } from '@/lib/report-params';
 
 export const dynamic = 'force-dynamic';
 

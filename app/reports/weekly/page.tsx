@@ -15,7 +15,7 @@ import { WEEK_MS, isoWeekOfDate } from '@/trajectory/report-weeks';
 import { reportContext } from '../page-context';
 import type { SearchParams } from '../page-context';
 import { reportView } from '../report-view';
-import { weeklyPageParams, weekWindow } from '../search-params';
+import { weeklyPageParams, weekWindow } from '@/lib/report-params';
 
 export const dynamic = 'force-dynamic';
 

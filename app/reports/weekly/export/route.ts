@@ -3,14 +3,14 @@ import { weeklyRows } from '@/trajectory/report-weekly';
 import { errorResponse } from '../../../http';
 import { reportContext } from '../../page-context';
 import { reportView } from '../../report-view';
-import { weeklyPageParams, weekWindow } from '../../search-params';
+import { weeklyPageParams, weekWindow } from '@/lib/report-params';
 import {
   WEEKLY_PAGE_COLUMNS,
   csvResponse,
   toWeeklyPageRow,
   weeklyCsv,
   weeklyFilename,
-} from '../../weekly-export';
+} from '@/lib/weekly-export';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { weeklyTotals } from '@/db/read/weekly-report';
-import { weeklyReportParams, weekWindow } from '@/app/reports/search-params';
-import { csvResponse, toWeeklyJson, weeklyCsv, weeklyFilename } from '@/app/reports/weekly-export';
+import { weeklyReportParams, weekWindow } from '@/lib/report-params';
+import { csvResponse, toWeeklyJson, weeklyCsv, weeklyFilename } from '@/lib/weekly-export';
 import { weeklyRows } from '@/trajectory/report-weekly';
 import { apiRead } from '../../../../read-door';
 

@@ -1,12 +1,12 @@
 // The reports' URL parameters, parsed once with zod: the API route and the pages share them, so
 // a link and an API call mean the same window and grouping. A bad one names itself.
-import '@/lib/zod-in-browser';
+import './zod-in-browser';
 import { z } from 'zod';
-import { oneOf, parseSearch, safeText, windowParams } from '@/lib/filters';
-import type { TimeWindow } from '@/lib/filters';
-import { viewParams } from '@/lib/view-window';
-import { WEEKLY_GROUP_BY } from '@/trajectory/report-weekly';
-import { WEEK_MS, isoWeekStartMs, utcDate, weekStartsBetween } from '@/trajectory/report-weeks';
+import { oneOf, parseSearch, safeText, windowParams } from './filters';
+import type { TimeWindow } from './filters';
+import { viewParams } from './view-window';
+import { WEEKLY_GROUP_BY } from '../trajectory/report-weekly';
+import { WEEK_MS, isoWeekStartMs, utcDate, weekStartsBetween } from '../trajectory/report-weeks';
 
 /** The weekly report covers this many weeks, the current one included, unless told otherwise. */
 export const DEFAULT_REPORT_WEEKS = 12;

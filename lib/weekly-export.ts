@@ -2,9 +2,9 @@
 // same columns under a header row (costPerVerifiedUnit empty when nothing was verified). The
 // page's download is what the page shows: those columns and its wasted spend and week-on-week
 // change, with runs that name no group under a name.
-import { groupLabel } from '@/components/reports/labels';
-import type { WeeklyGroupBy, WeeklyRow } from '@/trajectory/report-weekly';
-import { isoWeekOfDate } from '@/trajectory/report-weeks';
+import { groupLabel } from '../trajectory/report-weekly';
+import type { WeeklyGroupBy, WeeklyRow } from '../trajectory/report-weekly';
+import { isoWeekOfDate } from '../trajectory/report-weeks';
 
 export const WEEKLY_COLUMNS = [
   'week',
