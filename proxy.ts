@@ -1,12 +1,12 @@
-// Every dashboard request: the door (lib/dashboard-door.ts: a Host this server answers to, a
+// Every dashboard request: the door (lib/door/dashboard-door.ts: a Host this server answers to, a
 // session where a login is asked for, same-origin writes), then a Content-Security-Policy with a
 // fresh nonce (no inline script runs without it). Prefetches and server actions pass here like
 // any request. The ingest and API routes (bearer keys, any Host) are not matched, so their
 // bodies are never buffered here.
 import { NextResponse } from 'next/server';
 import type { NextRequest } from 'next/server';
-import { doorProblem } from './lib/dashboard-door';
-import { SESSION_COOKIE } from './lib/dashboard-session';
+import { doorProblem } from './lib/door/dashboard-door';
+import { SESSION_COOKIE } from './lib/door/dashboard-session';
 
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { doorSettings, hostAllowed } from '@/lib/dashboard-door';
-import { createSessionToken, SESSION_COOKIE } from '@/lib/dashboard-session';
+import { doorSettings, hostAllowed } from '@/lib/door/dashboard-door';
+import { createSessionToken, SESSION_COOKIE } from '@/lib/door/dashboard-session';
 import { currentDoor, requireDashboardRequest } from './dashboard-guard';
 
 const saved = { HOST: process.env.HOST, PASSWORD: process.env.LOOPSCOPE_DASHBOARD_PASSWORD };

@@ -1,11 +1,11 @@
-// The dashboard's door for pages, server actions and UI routes: the one check of lib/dashboard-
+// The dashboard's door for pages, server actions and UI routes: the one check of lib/door/dashboard-
 // door.ts, read from the request at hand. The proxy applies it to every dashboard request first;
 // each of these applies it again where the dashboard reads or acts, so the proxy is not the lock.
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { cookieValue, currentDoor, doorProblem } from '@/lib/dashboard-door';
+import { cookieValue, currentDoor, doorProblem } from '@/lib/door/dashboard-door';
 import type { AppError } from '@/lib/app-error';
-import { SESSION_COOKIE } from '@/lib/dashboard-session';
+import { SESSION_COOKIE } from '@/lib/door/dashboard-session';
 
 export { currentDoor };
 

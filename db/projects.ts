@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { generateApiKey, hashApiKey, keyPrefix, sameHash } from '../lib/api-key';
+import { generateApiKey, hashApiKey, keyPrefix, sameHash } from '../lib/door/api-key';
 import { AppError } from '../lib/app-error';
 import type { Executor } from './sql';
 import { apiKeys, projects } from './schema';

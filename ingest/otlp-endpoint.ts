@@ -3,7 +3,7 @@
 // type; a 200 means every accepted span is committed (its runs are derived after the commit,
 // by derive/).
 import { describeError, toAppError } from '../db/errors';
-import { keyFromHeaders } from '../lib/api-key';
+import { keyFromHeaders } from '../lib/door/api-key';
 import { exportTraces } from './export-traces';
 import type { IngestDeps } from './export-traces';
 import { encodeErrorBody, encodeExportResponse, OTLP_CONTENT_TYPE } from './otlp/encode-response';

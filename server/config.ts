@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_BODY_MIN_BYTES_PER_SECOND, DEFAULT_BODY_TIMEOUT_MS } from '../ingest/read-body';
 import { admissionLimits, DEFAULT_MAX_WAIT_MS } from '../ingest/admission';
 import type { AdmissionLimits } from '../ingest/admission';
-import { dashboardDoor } from '../lib/dashboard-session';
+import { dashboardDoor } from '../lib/door/dashboard-session';
 
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -6,7 +6,7 @@ import {
   createSessionToken,
   revokeSessionToken,
   verifySessionToken,
-} from '../lib/dashboard-session';
+} from '../lib/door/dashboard-session';
 import { revokedSessionsFile } from './revoked-sessions-file';
 
 describe('revoked sessions in the data folder', () => {

@@ -1,7 +1,7 @@
 // Logged-out sessions kept in the data folder, one `id expiry` line each, so a restart does not
 // forget them. Rewritten at start without the expired ones.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { SessionRevocations } from '../lib/dashboard-session';
+import { SessionRevocations } from '../lib/door/dashboard-session';
 
 export function revokedSessionsFile(file: string): SessionRevocations {
   let text = '';

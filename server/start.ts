@@ -8,10 +8,10 @@ import { readServerConfig } from './config';
 import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
 import { printFirstKey } from './banner';
 import { revokedSessionsFile } from './revoked-sessions-file';
-import { configureDoor } from '../lib/dashboard-door';
-import { checkSessionRevocationsOf } from '../lib/dashboard-session';
+import { configureDoor } from '../lib/door/dashboard-door';
+import { checkSessionRevocationsOf } from '../lib/door/dashboard-session';
 import { pathProblem } from '../lib/filters';
-import { CLIENT_ADDRESS_HEADER } from '../lib/login-throttle';
+import { CLIENT_ADDRESS_HEADER } from '../lib/door/login-throttle';
 
 export async function startServer(root: string, options: { dev: boolean }): Promise<void> {
   const config = readServerConfig(process.env, root);

@@ -1,7 +1,7 @@
 'use server';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { currentDoor, doorSettings } from '@/lib/dashboard-door';
+import { currentDoor, doorSettings } from '@/lib/door/dashboard-door';
 import {
   createSessionToken,
   passwordMatches,
@@ -9,8 +9,8 @@ import {
   safeNextPath,
   SESSION_COOKIE,
   SESSION_TTL_MS,
-} from '@/lib/dashboard-session';
-import { CLIENT_ADDRESS_HEADER, loginThrottle } from '@/lib/login-throttle';
+} from '@/lib/door/dashboard-session';
+import { CLIENT_ADDRESS_HEADER, loginThrottle } from '@/lib/door/login-throttle';
 
 export async function logIn(formData: FormData): Promise<void> {
   const door = currentDoor();

@@ -1,5 +1,5 @@
 import { redirect } from 'next/navigation';
-import { safeNextPath } from '@/lib/dashboard-session';
+import { safeNextPath } from '@/lib/door/dashboard-session';
 import { currentDoor, hasDashboardSession } from '../dashboard-guard';
 import { logIn } from './actions';
 

@@ -13,7 +13,7 @@ import type { TestDatabaseKind } from '../../db/test-database';
 import type { DatabaseHandle } from '../../db/client';
 import { admissionLimits } from '../../ingest/admission';
 import type { AdmissionLimits } from '../../ingest/admission';
-import { configureDoor } from '../../lib/dashboard-door';
+import { configureDoor } from '../../lib/door/dashboard-door';
 import { loopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
 import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';

@@ -1,5 +1,5 @@
 import { authenticateKey } from '@/db/projects';
-import { keyFromHeaders } from '@/lib/api-key';
+import { keyFromHeaders } from '@/lib/door/api-key';
 import { requireDatabase } from '@/server/runtime';
 
 /** The project of the request's bearer key; 401 without a valid one. */

@@ -3,7 +3,7 @@ import { revokeApiKey } from '@/db/projects';
 import { TEST_DATABASE_KINDS } from '@/db/test-database';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
-import { keyPrefix } from '@/lib/api-key';
+import { keyPrefix } from '@/lib/door/api-key';
 
 const TRACE = 'abcdef00000000000000000000000001';
 

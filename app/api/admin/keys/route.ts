@@ -1,4 +1,4 @@
-import { sameSecret } from '@/lib/api-key';
+import { sameSecret } from '@/lib/door/api-key';
 import { AppError } from '@/lib/app-error';
 import { keyCommand, runKeyCommand } from '@/server/key-commands';
 import { getRuntime, requireDatabase } from '@/server/runtime';

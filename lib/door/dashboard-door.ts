@@ -3,7 +3,7 @@
 // session must be valid where a login is asked for, and a request that changes state must come
 // from the dashboard's own origin.
 import { hostname, networkInterfaces } from 'node:os';
-import { AppError } from './app-error';
+import { AppError } from '../app-error';
 import { dashboardDoor, isLoopback, verifySessionToken } from './dashboard-session';
 import type { DashboardDoor } from './dashboard-session';
 
