@@ -36,18 +36,16 @@ describe('README: Instrument your loop', () => {
       readFileSync(path.join(ROOT, 'README.md'), 'utf8'),
       'Instrument your loop',
     );
-    expect(snippet).toContain("from 'loopscope/kit'");
-    expect(snippet).toContain("'http://127.0.0.1:3000/v1/traces'");
+    expect(snippet).toContain("from '@loopscope/kit'");
+    expect(snippet).toContain('process.env.PORT ?? 3000');
     const file = path.join(dir, 'instrument-your-loop.mts');
     writeFileSync(
       file,
-      snippet
-        .replace("'loopscope/kit'", JSON.stringify(path.join(ROOT, 'kit', 'index.ts')))
-        .replace('http://127.0.0.1:3000', server.url),
+      snippet.replace("'@loopscope/kit'", JSON.stringify(path.join(ROOT, 'kit', 'index.ts'))),
     );
     await promisify(execFile)(process.execPath, ['--import', 'tsx', file], {
       cwd: ROOT,
-      env: { ...process.env, LOOPSCOPE_API_KEY: server.key },
+      env: { ...process.env, LOOPSCOPE_API_KEY: server.key, PORT: new URL(server.url).port },
       timeout: 60_000,
     });
 
