@@ -1,4 +1,4 @@
-// From the spans of one run to the run and its steps (CONVENTIONS.md "Runs and steps"): which
+// From the spans of one run to the run and its steps (docs/conventions.md "Runs and steps"): which
 // spans are steps, what each step did and spent, and why and whether the run ended.
 import type { RunInput } from '../trajectory/derive-run';
 import type { ExitReasonSource } from '../trajectory/exit-reason';

@@ -147,7 +147,7 @@ test('the weekly report charts cost per verified unit and switches grouping', as
     (await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')) ?? '',
   );
   expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
-  // The page's download holds what the page shows (the API's format=csv keeps API.md's columns).
+  // The page's download holds what the page shows (the API's format=csv keeps docs/api.md's columns).
   expect((await csv.text()).split('\r\n')[0]).toBe(
     'week,weekStart,group,runs,verifiedRuns,verifiedUnits,costUsd,unpricedRuns,wastedUsd,' +
       'costPerVerifiedUnit,previousCostPerVerifiedUnit,changeUsd,changePercent',

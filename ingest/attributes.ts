@@ -1,5 +1,5 @@
 // Typed reads of untrusted attribute maps. Every reader takes several keys in priority order, so
-// the fallbacks of CONVENTIONS.md read as one list at the call site.
+// the fallbacks of docs/conventions.md read as one list at the call site.
 import type { AttributeValue, Attributes } from './otlp/types';
 
 function first(attrs: Attributes, keys: readonly string[]): AttributeValue | undefined {

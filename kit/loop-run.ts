@@ -1,4 +1,4 @@
-// Helpers that put the loop conventions (CONVENTIONS.md) on ordinary OpenTelemetry spans. They
+// Helpers that put the loop conventions (docs/conventions.md) on ordinary OpenTelemetry spans. They
 // use only @opentelemetry/api, so they work with whatever SDK and exporter the harness has.
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span, TimeInput, Tracer } from '@opentelemetry/api';

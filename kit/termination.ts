@@ -30,7 +30,7 @@ const RAW_REASON: Partial<Record<TerminationKind, string>> = {
 /** The raw reason and detail as Loopscope reads them (`loop.exit.reason`, `loop.exit.detail`). */
 export function describeTermination(termination: Termination): { reason: string; detail: string } {
   const { kind, ...rest } = termination;
-  // The kinds are reasons of the CONVENTIONS.md vocabulary as they are, except two: token
+  // The kinds are reasons of the docs/conventions.md vocabulary as they are, except two: token
   // budgets carry their budget kind in the reason, and a model that stopped on its own says so
   // the way providers do (`model_stopped` itself is not a reason the classifier knows).
   const reason = RAW_REASON[kind] ?? kind;

@@ -1,4 +1,4 @@
-// The JSON shapes of the read API (API.md), which other programs depend on: names and shapes
+// The JSON shapes of the read API (docs/api.md), which other programs depend on: names and shapes
 // exactly as documented. Read models return these; pages and components render them.
 import type { BudgetKind, ExitCategory, VerificationState } from '../trajectory/exit-categories';
 import type { RunFlags } from '../trajectory/derive-run';

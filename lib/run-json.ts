@@ -1,6 +1,6 @@
 import type { RunDetail, RunSummary } from './api-types';
 
-/** Exactly the RunSummary fields of API.md, whatever else the read model carried. */
+/** Exactly the RunSummary fields of docs/api.md, whatever else the read model carried. */
 export function toRunSummaryJson(run: RunSummary | RunDetail): RunSummary {
   return {
     id: run.id,

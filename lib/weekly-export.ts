@@ -1,4 +1,4 @@
-// The weekly report as API.md documents it: JSON rows with exactly these names, or CSV with the
+// The weekly report as docs/api.md documents it: JSON rows with exactly these names, or CSV with the
 // same columns under a header row (costPerVerifiedUnit empty when nothing was verified). The
 // page's download is what the page shows: those columns and its wasted spend and week-on-week
 // change, with runs that name no group under a name.

@@ -21,7 +21,7 @@ const classify = (raw: string | null, source?: ExitReasonSource, detail?: string
 
 describe('classifyExitReason: vocabularies', () => {
   const rows: Row[] = [
-    // CONVENTIONS.md table and harness exits
+    // docs/conventions.md table and harness exits
     ['goal_satisfied', 'goal_satisfied'],
     ['goal_met', 'goal_satisfied'],
     ['success', 'goal_satisfied'],
@@ -81,7 +81,7 @@ describe('classifyExitReason: vocabularies', () => {
     ['GraphInterrupt', 'escalated'],
     ['NodeInterrupt', 'escalated'],
     ['InvalidUpdateError', 'hard_error'],
-    // guard reason codes (API.md)
+    // guard reason codes (docs/api.md)
     ['repeated_call', 'no_progress'],
     ['repeated_identical_calls', 'no_progress'],
     ['cyclical_loop', 'no_progress'],

@@ -11,7 +11,7 @@ import {
 
 describe('costPerVerifiedUnit: all spend, failures included, over verified units', () => {
   it.each([
-    // CONVENTIONS.md: 20 runs, $8.00, 12 verified units
+    // docs/conventions.md: 20 runs, $8.00, 12 verified units
     [8.0, 12, 0.6667],
     // the same loop with controls: spend $4.40, 9 verified units
     [4.4, 9, 0.4889],

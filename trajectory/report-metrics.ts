@@ -1,4 +1,4 @@
-// The report's arithmetic: cost per verified unit (CONVENTIONS.md), pass rate, percentiles,
+// The report's arithmetic: cost per verified unit (docs/conventions.md), pass rate, percentiles,
 // week-over-week change and histogram bins. Every ratio with nothing to divide by is null, never
 // a division by zero and never a silent 0.
 

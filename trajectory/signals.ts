@@ -1,4 +1,4 @@
-// Loop signals, exactly as CONVENTIONS.md defines them. Every detector is one pass over the steps
+// Loop signals, exactly as docs/conventions.md defines them. Every detector is one pass over the steps
 // (linear), works on positions 0..n-1 and reports positions; derive-run maps them to step numbers.
 import type { ProgressDirection, StepInput } from './step';
 

@@ -1,7 +1,7 @@
 // Part 1, ingest: the server (built, its own process) driven by the real OTLP/protobuf exporter
 // from another process at 1, 2, 4, … exporters in flight until throughput stops rising; then, on
 // the same database, the limits it is measured against: COPY of the same rows and the write
-// stage alone. Postgres server and PGlite alike; the ratios are the targets of DESIGN.md.
+// stage alone. Postgres server and PGlite alike; the ratios are the targets of docs/architecture.md.
 import { ensureProject } from '../../db/projects';
 import { createBenchDatabase } from '../shared/databases';
 import type { BenchDatabase } from '../shared/databases';

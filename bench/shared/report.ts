@@ -1,5 +1,5 @@
 // What every bench part hands back, and the one table `npm run bench` prints at the end. Values
-// are whatever the machine measured; targets are ratios (DESIGN.md "Targets"), so a reader can
+// are whatever the machine measured; targets are ratios (docs/architecture.md "Targets"), so a reader can
 // check a row on any machine.
 import { cpus, totalmem } from 'node:os';
 

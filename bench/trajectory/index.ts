@@ -1,6 +1,6 @@
 // Part 4 of the benchmark: the big trajectory. A 10,000-step run and a 100-step run go through
 // /v1/traces with the real OTel exporter into the built server; headless Chromium opens each
-// several times. Targets (DESIGN.md): the big one interactive within 3 × the small one; the step
+// several times. Targets (docs/architecture.md): the big one interactive within 3 × the small one; the step
 // list mounts at most 2 × the rows it shows.
 //   npx tsx bench/trajectory/index.ts [--db=pglite,postgres] [--iterations=7]
 import { loadavg } from 'node:os';

@@ -50,7 +50,7 @@ export interface Trajectory {
   steps: LaneStep[];
   actions: HashLegendEntry[];
   states: HashLegendEntry[];
-  /** Which hash the state lane shows (CONVENTIONS.md: results stand in when no state is sent). */
+  /** Which hash the state lane shows (docs/conventions.md: results stand in when no state is sent). */
   stateSource: 'state' | 'result' | 'none';
 }
 

@@ -1,7 +1,7 @@
 // Writes conformance/captures/python-*/<scenario>/ from the span shapes read in each Python
 // framework's own telemetry code (docs/frameworks/python.md): 001.json, the OTLP/JSON request the
 // Python exporter would send, and capture.json, the versions read and what the run must come out
-// as by CONVENTIONS.md. Built from source, not captured: no Python runs here. Deterministic.
+// as by docs/conventions.md. Built from source, not captured: no Python runs here. Deterministic.
 //   node --import tsx conformance/python/build-payloads.ts
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

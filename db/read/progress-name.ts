@@ -1,4 +1,4 @@
-// What a run's progress metric counts (`loop.progress.name`, CONVENTIONS.md second wave), for the
+// What a run's progress metric counts (`loop.progress.name`, docs/conventions.md second wave), for the
 // progress lane's axis: read from the run's spans, its root first, as the harness sent it.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';

@@ -52,7 +52,7 @@ const GRPC_CODE: Record<AppErrorCode, number> = {
 /**
  * The body of a 4xx/5xx answer to an OTLP request: the OTLP spec says a google.rpc.Status
  * (code = 1, message = 2), in the request's content type. In JSON it also carries Loopscope's
- * `{ "error": { code, message } }` (API.md); Status readers ignore the extra field.
+ * `{ "error": { code, message } }` (docs/api.md); Status readers ignore the extra field.
  */
 export function encodeErrorBody(
   format: OtlpFormat,

@@ -68,7 +68,7 @@ describe('captured fixtures from the real exporters', () => {
     expectSpansMatch(decoded.spans, manifest.spans);
   });
 
-  it('hold the run as CONVENTIONS.md describes it', async () => {
+  it('hold the run as docs/conventions.md describes it', async () => {
     const { spans } = await decodeAsServed(
       readFileSync(fixture('agent-run.bin')),
       'application/x-protobuf',
