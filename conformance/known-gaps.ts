@@ -77,6 +77,23 @@ const STRANDS_LATEST_FINISH_REASON =
   'Latest GenAI conventions: the finish reason sits only in the JSON of `gen_ai.output.messages` (`finish_reason` "endTurn" / "limitTurns" / "interrupt") on the root invoke_agent span\'s `gen_ai.client.inference.operation.details` events; no `gen_ai.choice` event as in the default conventions.';
 const STRANDS_LATEST_LIMIT_KIND = 'Follows from limitTurns in gen_ai.output.messages.';
 
+const PY_LANGGRAPH_INTERRUPT =
+  'interrupt(): `GraphInterrupt` is an exception event on an OK child span (the tool and node spans); the root names nothing, so the last `llm.finish_reason` (`tool_calls`) is taken as a cut-off.';
+const PY_LANGGRAPH_RESULT_ENVELOPE =
+  'A/B/A not seen: the TOOL spans\' results are `{"type":"tool","data":{...,"tool_call_id":...}}`; the envelope with its per-call id is hashed (only `lc`/`kwargs` and a top-level `content` are peeled), so no state repeats. Hash data.content.';
+const PY_OPENAI_AGENTS_MAX_TURNS =
+  "The reason is only the agent child span's ERROR status text `Max turns exceeded: {'max_turns': 3}`; the root ends OK and names nothing.";
+const PY_OPENAI_AGENTS_GUARDRAIL =
+  "The agent span ends ERROR with `Guardrail tripwire triggered: {'guardrail': 'no_secrets'}`; the GUARDRAIL span does not say it tripped (GuardrailSpanData.triggered is not exported).";
+const PY_OPENAI_AGENTS_NO_FINISH =
+  "No finish reason anywhere: the Responses output is only in the LLM span's `output.value` JSON (`status: completed`, no tool call in the last output); a last model call without a tool call that ends the run is the model stopping.";
+const PY_PYDANTIC_DEFERRAL =
+  '`pydantic_ai.tool.deferral.name = ApprovalRequired` on the tool span is not read; the last `gen_ai.response.finish_reasons` (`tool_call`) is taken as a cut-off.';
+const PY_SMOLAGENTS_MAX_STEPS =
+  "The limit is named nowhere; the run span's `smolagents.max_steps` equal to the step count (and no `final_answer` call) says the limit was hit.";
+const PY_SMOLAGENTS_FINAL_ANSWER =
+  'The `final_answer` tool call ends the run; smolagents records no finish reason, so a run whose last step calls final_answer is the model stopping.';
+
 export const KNOWN_GAPS: KnownGap[] = [
   {
     capture: 'ai-sdk-6/approval',
@@ -1084,5 +1101,117 @@ export const KNOWN_GAPS: KnownGap[] = [
     field: 'actions',
     readsToday: [],
     why: STRANDS_INTERRUPT_CALL,
+  },
+  {
+    capture: 'python-langgraph/interrupt',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'budget_exhausted',
+    why: PY_LANGGRAPH_INTERRUPT,
+  },
+  {
+    capture: 'python-langgraph/interrupt',
+    run: 'only',
+    field: 'exitKind',
+    readsToday: 'steps',
+    why: PY_LANGGRAPH_INTERRUPT,
+  },
+  {
+    capture: 'python-langgraph/oscillation',
+    run: 'only',
+    field: 'signals.revisit',
+    readsToday: false,
+    why: PY_LANGGRAPH_RESULT_ENVELOPE,
+  },
+  {
+    capture: 'python-openai-agents/guardrail',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_OPENAI_AGENTS_GUARDRAIL,
+  },
+  {
+    capture: 'python-openai-agents/repeat',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_OPENAI_AGENTS_NO_FINISH,
+  },
+  {
+    capture: 'python-openai-agents/success',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_OPENAI_AGENTS_NO_FINISH,
+  },
+  {
+    capture: 'python-openai-agents/tool-failure',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_OPENAI_AGENTS_NO_FINISH,
+  },
+  {
+    capture: 'python-openai-agents/turn-limit',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_OPENAI_AGENTS_MAX_TURNS,
+  },
+  {
+    capture: 'python-openai-agents/turn-limit',
+    run: 'only',
+    field: 'exitKind',
+    readsToday: null,
+    why: PY_OPENAI_AGENTS_MAX_TURNS,
+  },
+  {
+    capture: 'python-pydantic-ai/approval',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'budget_exhausted',
+    why: PY_PYDANTIC_DEFERRAL,
+  },
+  {
+    capture: 'python-pydantic-ai/approval',
+    run: 'only',
+    field: 'exitKind',
+    readsToday: 'steps',
+    why: PY_PYDANTIC_DEFERRAL,
+  },
+  {
+    capture: 'python-smolagents/max-steps',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_SMOLAGENTS_MAX_STEPS,
+  },
+  {
+    capture: 'python-smolagents/max-steps',
+    run: 'only',
+    field: 'exitKind',
+    readsToday: null,
+    why: PY_SMOLAGENTS_MAX_STEPS,
+  },
+  {
+    capture: 'python-smolagents/repeat',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_SMOLAGENTS_FINAL_ANSWER,
+  },
+  {
+    capture: 'python-smolagents/success',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_SMOLAGENTS_FINAL_ANSWER,
+  },
+  {
+    capture: 'python-smolagents/tool-failure',
+    run: 'only',
+    field: 'exitCategory',
+    readsToday: 'unknown',
+    why: PY_SMOLAGENTS_FINAL_ANSWER,
   },
 ];

@@ -73,7 +73,7 @@ const run = (
   stepCount: steps.length,
   signals: { ...NO_SIGNALS, ...signals },
   ...tokens(turns),
-  actions: steps,
+  actions: steps.filter((a) => a !== null),
   fragment: false,
 });
 
@@ -90,7 +90,7 @@ const STEP_LIMIT: [string, string] = ['budget_exhausted', 'steps'];
       strandsSpans({ agent: 'support-agent', goal: GOAL, turns, stopReason, ...more }, slot),
   });
   const cycles = (turns: Turn[]) => turns.map((t) => t.tool?.name ?? null);
-  const key = 'agent support-agent';
+  const key = 'only';
   const success = readTurns(['README.md']);
   add(
     STRANDS,
@@ -152,7 +152,7 @@ const STEP_LIMIT: [string, string] = ['budget_exhausted', 'steps'];
     resource: openaiAgentsResource('support-agent'),
     spans: () => openaiAgentsSpans({ agent: 'Support agent', goal: GOAL, turns, ...more }),
   });
-  const key = 'trace "Agent workflow", agent span "Support agent"';
+  const key = 'only';
   const success = readTurns(['README.md']);
   add(
     OPENAI_AGENTS,
@@ -218,7 +218,7 @@ const STEP_LIMIT: [string, string] = ['budget_exhausted', 'steps'];
   });
   const superSteps = (turns: Turn[]) =>
     turns.flatMap((t) => (t.tool ? [null, t.tool.name] : [null]));
-  const key = 'root span "LangGraph"';
+  const key = 'only';
   const success = readTurns(['README.md']);
   add(LANGGRAPH, 'success', build(success), run(key, success, MODEL_STOPPED, superSteps(success)));
   const tooMany = readTurns(['a.txt', 'b.txt', 'c.txt', 'd.txt']);
@@ -275,7 +275,7 @@ const STEP_LIMIT: [string, string] = ['budget_exhausted', 'steps'];
     resource: pydanticAiResource('support-agent'),
     spans: () => pydanticAiSpans({ agent: 'support_agent', goal: GOAL, turns, ...more }),
   });
-  const key = 'agent support_agent';
+  const key = 'only';
   const success = readTurns(['README.md']);
   add(
     PYDANTIC_AI,
@@ -336,7 +336,7 @@ const STEP_LIMIT: [string, string] = ['budget_exhausted', 'steps'];
       smolagentsSpans({ agent: 'support_agent', goal: GOAL, maxSteps: 3, turns, ...more }),
   });
   const stepActions = (turns: Turn[]) => turns.map((t) => t.tool?.name ?? 'final_answer');
-  const key = 'root span "support_agent.run"';
+  const key = 'only';
   const success = readTurns(['README.md']);
   add(
     SMOLAGENTS,
