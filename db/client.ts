@@ -14,12 +14,11 @@ import {
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -65,11 +64,12 @@ function openPostgres(url: string, max: number): DatabaseHandle {
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   try {
-    const client = dataDir ? await PGlite.create({ dataDir }) : await PGlite.create();
+    // On a thread of its own: Postgres in WASM would otherwise hold this thread for every query.
+    const client = await PgliteThread.start(dataDir);
     if (dataDir) keepPrivate(dataDir);
     return {
       kind: 'pglite',
-      db: drizzlePglite({ client, schema }) as unknown as Database,
+      db: drizzlePglite({ client: client.asClient(), schema }) as unknown as Database,
       location: dataDir ? `PGlite in ${dataDir}` : 'PGlite in memory',
       close: async () => {
         await client.close();
@@ -237,9 +237,4 @@ export function redactUrl(url: string): string {
   } catch {
     return 'a Postgres server';
   }
-}
-
-/** Whether the database answers at all (for health checks). */
-export async function ping(db: Database): Promise<void> {
-  await db.execute(sql`select 1`);
 }

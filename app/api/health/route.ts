@@ -1,4 +1,4 @@
-import { ping } from '@/db/client';
+import { ping } from '@/db/ping';
 import { getRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';
