@@ -135,10 +135,8 @@ for (const kind of ['pglite', 'postgres'] as const) {
     expect(refused).toBeGreaterThan(0);
     expect(missingRetryAfter).toBe(0);
     expect(statuses[200] ?? 0).toBeGreaterThan(0);
-    // On PGlite the engine shares the one thread with HTTP: on a machine busy with other work,
-    // part of the first burst of connections waits unread (before any handler could count it)
-    // for longer than the exporter's timeout. The tail is printed above; it is asserted on the
-    // Postgres server, where ingest keeps it well under.
-    if (kind === 'postgres') expect(p99).toBeLessThan(EXPORTER_TIMEOUT_MS);
+    // PGlite answers on the HTTP thread while its engine works on a thread of its own
+    // (db/pglite-thread.ts), so the tail holds on both kinds.
+    expect(p99).toBeLessThan(EXPORTER_TIMEOUT_MS);
   });
 }
