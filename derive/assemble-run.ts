@@ -1,13 +1,14 @@
 // From the spans of one run to the run and its steps (docs/conventions.md "Runs and steps"): which
 // spans are steps, what each step did and spent, and why and whether the run ended.
 import type { RunInput } from '../trajectory/derive-run';
-import type { ExitReasonSource } from '../trajectory/exit-reason';
 import type { PriceTable } from '../trajectory/pricing';
 import type { StepInput } from '../trajectory/step';
 import type { RunValueProblem, SpanFacts } from '../trajectory/span-facts';
 import { addSpend, NO_SPEND, SpanTree } from './span-tree';
 import type { Spend, StoredSpan } from './span-tree';
 import { assembleSteps } from './assemble-steps';
+import { completeToolCalls } from './requested-tools';
+import { lastEndMs, latestEnding, runEnd } from './run-exit';
 
 export interface AssembledStep extends StepInput {
   traceId: string;
@@ -55,7 +56,7 @@ export function assembleRun(
   prices: PriceTable,
   options: AssembleOptions = { idle: false },
 ): AssembledRun {
-  const tree = new SpanTree(spans, prices);
+  const tree = new SpanTree(completeToolCalls(spans), prices);
   const root = findRoot(tree);
   // Run-level attributes: the root first, then other spans without a parent, then everything.
   const runOrder = [
@@ -83,7 +84,7 @@ export function assembleRun(
     input,
     steps,
     rootSpanId: root?.spanId ?? null,
-    agent: runFact('agent') ?? runFact('serviceName') ?? null,
+    agent: runFact('agent') ?? serviceAgent(runFact('serviceName')),
     variant: runFact('variant') ?? null,
     goal: runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null,
     escalation: runFact('escalation') ?? null,
@@ -102,6 +103,12 @@ export function assembleRun(
     fragment: isFragment(tree, steps.length),
     valueProblems: collectProblems(tree.spans),
   };
+}
+
+/** `service.name` names the agent, unless it is the SDK's placeholder for a service left unnamed. */
+function serviceAgent(service: string | undefined): string | null {
+  if (service === undefined || service.startsWith('unknown_service')) return null;
+  return service;
 }
 
 const RUN_PROBLEMS = 20;
@@ -141,75 +148,6 @@ function findRoot(tree: SpanTree): StoredSpan | null {
   return (agents[0] ?? parentless[0]) || null;
 }
 
-interface RunEnd {
-  ended: boolean;
-  atMs: number | null;
-  reason: { raw: string; source: ExitReasonSource } | null;
-  detail: string | null;
-}
-
-function runEnd(tree: SpanTree, root: StoredSpan | null, idle: boolean): RunEnd {
-  if (root && root.endMs !== null) {
-    return { ended: true, atMs: root.endMs, ...rootReason(tree, root) };
-  }
-  if (!root) {
-    // Some frameworks never export the root when the run throws: the top-most arrived span
-    // ends the run if it ended with an exception that names why.
-    const top = tree.topLevel[0];
-    if (top && top.endMs !== null && top.facts.exceptionType !== undefined) {
-      return {
-        ended: true,
-        atMs: top.endMs,
-        reason: { raw: top.facts.exceptionType, source: 'exception' },
-        detail: top.facts.exceptionMessage ?? null,
-      };
-    }
-  }
-  if (idle) {
-    return { ended: true, atMs: lastEndMs(tree.spans), reason: null, detail: null };
-  }
-  return { ended: false, atMs: null, reason: null, detail: null };
-}
-
-function rootReason(tree: SpanTree, root: StoredSpan): Pick<RunEnd, 'reason' | 'detail'> {
-  const f = root.facts;
-  const detail = f.exitDetail ?? f.exceptionMessage ?? null;
-  if (f.exitReason !== undefined)
-    return { reason: { raw: f.exitReason, source: 'attribute' }, detail };
-  if (f.finishReason !== undefined) {
-    return { reason: { raw: f.finishReason, source: 'finish_reason' }, detail };
-  }
-  if (f.exceptionType !== undefined) {
-    return { reason: { raw: f.exceptionType, source: 'exception' }, detail };
-  }
-  if (root.statusCode === 2) {
-    const thrown = latestEnding(tree.spans.filter((s) => s.facts.exceptionType !== undefined));
-    if (thrown?.facts.exceptionType !== undefined) {
-      return {
-        reason: { raw: thrown.facts.exceptionType, source: 'exception' },
-        detail: detail ?? thrown.facts.exceptionMessage ?? null,
-      };
-    }
-    return { reason: { raw: root.statusMessage.trim() || 'error', source: 'status' }, detail };
-  }
-  // A root that names nothing: the model's own last finish reason, if one was recorded.
-  const lastCall = latestEnding(
-    tree.spans.filter((s) => s !== root && s.facts.finishReason !== undefined),
-  );
-  if (lastCall?.facts.finishReason !== undefined) {
-    return { reason: { raw: lastCall.facts.finishReason, source: 'finish_reason' }, detail };
-  }
-  return { reason: null, detail };
-}
-
-function latestEnding(spans: readonly StoredSpan[]): StoredSpan | null {
-  let latest: StoredSpan | null = null;
-  for (const span of spans) {
-    if (!latest || (span.endMs ?? span.startMs) >= (latest.endMs ?? latest.startMs)) latest = span;
-  }
-  return latest;
-}
-
 function topModel(costByModel: ReadonlyMap<string, number>): string | null {
   let best: string | null = null;
   let bestCost = -1;
@@ -220,8 +158,4 @@ function topModel(costByModel: ReadonlyMap<string, number>): string | null {
     }
   }
   return best;
-}
-
-function lastEndMs(spans: readonly StoredSpan[]): number {
-  return spans.reduce((max, s) => Math.max(max, s.endMs ?? s.startMs), -Infinity);
 }

@@ -21,6 +21,14 @@ export interface RunValueProblem extends ValueProblem {
   spanName: string;
 }
 
+/** A tool call a model call asked for. */
+export interface RequestedCall {
+  name: string;
+  /** The arguments as JSON text, when recorded. */
+  args?: string;
+  id?: string;
+}
+
 export interface SpanFacts {
   role: SpanRole;
   runId?: string;
@@ -38,6 +46,13 @@ export interface SpanFacts {
   finishReason?: string;
   exceptionType?: string;
   exceptionMessage?: string;
+  /**
+   * A reason the span names for stopping the run beyond an exception or finish reason: a tripped
+   * guardrail, a tool that waits for approval or confirmation.
+   */
+  namedReason?: string;
+  /** The tool calls this model call asked for. */
+  requestedCalls?: RequestedCall[];
   verified?: boolean;
   verifiedUnits?: number;
   escalation?: string;
