@@ -68,7 +68,13 @@ export function assembleRun(
   const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
     runOrder.find((s) => s.facts[k] !== undefined)?.facts[k];
 
-  const end = runEnd(tree, root, options.idle);
+  const steps = assembleSteps(tree);
+  const maxSteps = runFact('maxSteps') ?? null;
+  const end = runEnd(tree, root, options.idle, {
+    lastAction: steps[steps.length - 1]?.action ?? null,
+    count: steps.length,
+    maxSteps,
+  });
   const spend = tree.topLevel.reduce((sum, s) => addSpend(sum, tree.subtreeSpend(s)), NO_SPEND);
   const input: RunInput = {
     ended: end.ended,
@@ -79,7 +85,6 @@ export function assembleRun(
     progressDirection: runFact('progressDirection') ?? 'down',
   };
 
-  const steps = assembleSteps(tree);
   return {
     input,
     steps,
@@ -89,7 +94,7 @@ export function assembleRun(
     goal: runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null,
     escalation: runFact('escalation') ?? null,
     limits: {
-      maxSteps: runFact('maxSteps') ?? null,
+      maxSteps,
       maxUsd: runFact('maxUsd') ?? null,
       wallClockMs: runFact('wallClockMs') ?? null,
     },
@@ -128,14 +133,19 @@ function collectProblems(spans: readonly StoredSpan[]): AssembledRun['valueProbl
 
 const RUN_FACTS = ['runId', 'agent', 'variant', 'goal', 'exitReason', 'verified', 'step'] as const;
 
+/** Traceloop's spans for LangChain runnables: `workflow RunnableSequence`, `task ChatPromptTemplate`. */
+const RUNNABLE_SPAN = /^(workflow|task) [A-Z]\w*$/;
+
 /**
  * Instrumentation that makes every LLM or tool call its own trace (Traceloop's LangChain
- * instrumentation without an enclosing span) leaves traces that cannot be grouped into runs.
+ * instrumentation without an enclosing span) leaves traces that cannot be grouped into runs: a
+ * lone model or tool call, or a lone runnable's span, with nothing of a run about it.
  */
 function isFragment(tree: SpanTree, stepCount: number): boolean {
   const [only] = tree.spans;
   if (!only || tree.spans.length !== 1 || stepCount > 1) return false;
-  if (only.facts.role !== 'llm' && only.facts.role !== 'tool') return false;
+  const call = only.facts.role === 'llm' || only.facts.role === 'tool';
+  if (!call && !RUNNABLE_SPAN.test(only.name)) return false;
   return RUN_FACTS.every((fact) => only.facts[fact] === undefined);
 }
 

@@ -4,6 +4,7 @@
 // arguments are still unknown keeps no action hash: missing arguments are not equal arguments.
 import { canonicalActionHash } from '../trajectory/canonical-hash';
 import type { RequestedCall, SpanFacts } from '../trajectory/span-facts';
+import type { ErrorClass } from '../trajectory/step';
 import type { StoredSpan } from './span-tree';
 
 interface Asked {
@@ -21,12 +22,21 @@ export function completeToolCalls(spans: readonly StoredSpan[]): StoredSpan[] {
   const byId = new Map<string, RequestedCall>();
   for (const { call } of asked) if (call.id !== undefined) byId.set(call.id, call);
 
+  const failed = new Map<string, ErrorClass>();
+  for (const s of spans)
+    for (const { id, errorClass } of s.facts.reportedFailures ?? []) failed.set(id, errorClass);
+
   return spans.map((span) => {
     const f = span.facts;
     if (f.role !== 'tool' || (f.action !== undefined && f.actionArgs !== undefined)) return span;
     const call = findRequest(span, asked, byId);
     if (!call) return span;
     const facts: SpanFacts = { ...f };
+    if (call.id !== undefined) {
+      facts.toolCallIds ??= [call.id];
+      facts.errorClass ??= failed.get(call.id);
+      if (facts.errorClass === undefined) delete facts.errorClass;
+    }
     facts.action ??= call.name;
     if (facts.actionArgs === undefined && call.args !== undefined) facts.actionArgs = call.args;
     if (f.actionHash === undefined && facts.actionArgs !== undefined) {

@@ -17,9 +17,21 @@ export interface RunEnd {
 
 type Reason = { raw: string; source: ExitReasonSource; detail: string | null };
 
-export function runEnd(tree: SpanTree, root: StoredSpan | null, idle: boolean): RunEnd {
+/** What the steps say, for a run that names no reason: its last action and how many there were. */
+export interface StepsSeen {
+  lastAction: string | null;
+  count: number;
+  maxSteps: number | null;
+}
+
+export function runEnd(
+  tree: SpanTree,
+  root: StoredSpan | null,
+  idle: boolean,
+  steps: StepsSeen,
+): RunEnd {
   if (root && root.endMs !== null) {
-    const found = rootReason(tree, root);
+    const found = rootReason(tree, root) ?? fromSteps(steps);
     return {
       ended: true,
       atMs: root.endMs,
@@ -68,7 +80,21 @@ function rootReason(tree: SpanTree, root: StoredSpan): Reason | null {
     }
     return { raw: root.statusMessage.trim() || 'error', source: 'status', detail: null };
   }
+  // smolagents ends a run by calling its `final_answer` tool, and records no finish reason.
+  if (lastStepAnswers(tree)) return { raw: 'final_answer', source: 'finish_reason', detail: null };
   return guessFromLastCall(tree, root);
+}
+
+function lastStepAnswers(tree: SpanTree): boolean {
+  const lastTool = latestEnding(tree.spans.filter((s) => s.facts.role === 'tool'));
+  return lastTool?.facts.action === 'final_answer';
+}
+
+/** A run that names nothing but ran the steps its declared limit allows hit that limit. */
+function fromSteps(steps: StepsSeen): Reason | null {
+  if (steps.maxSteps === null || steps.count < steps.maxSteps) return null;
+  if (steps.lastAction === 'final_answer') return null;
+  return { raw: 'max_steps', source: 'attribute', detail: null };
 }
 
 /** The reasons one span names, in order of trust. */

@@ -2,7 +2,9 @@
 // action of a step whose tool never ran (an approval stop) and give a tool span the arguments it
 // lacks (Google ADK records none on a failed tool): docs/conventions.md, "Attributes read".
 import type { RequestedCall } from '../trajectory/span-facts';
-import { getOwn, isRecord, parseJson, readStructured } from './attributes';
+import type { ErrorClass } from '../trajectory/step';
+import { getOwn, isRecord, readStructured } from './attributes';
+import { readErrorClass } from './error-class';
 import type { Attributes, OtlpEvent } from './otlp/types';
 
 const MAX_CALLS = 64;
@@ -158,8 +160,23 @@ function dedupe(calls: RequestedCall[]): RequestedCall[] {
   return [...seen.values()];
 }
 
-/** Arguments as JSON text, parsed once more when a framework double-encoded them. */
-export function argsText(args: string): string {
-  const parsed = parseJson(args);
-  return typeof parsed === 'string' ? args : JSON.stringify(parsed);
+/**
+ * Google ADK leaves a failed tool's span empty; the error reaches only the next model request, as
+ * a functionResponse `{"id":"call_0_0","name":"deploy","response":{"error":"..."}}`.
+ */
+export function readReportedFailures(a: Attributes): { id: string; errorClass: ErrorClass }[] {
+  const contents = list(getOwn(readStructured(a, 'gcp.vertex.agent.llm_request'), 'contents'));
+  const failures = new Map<string, ErrorClass>();
+  for (const content of contents) {
+    for (const part of list(getOwn(content, 'parts'))) {
+      const response = getOwn(part, 'functionResponse');
+      const id = getOwn(response, 'id');
+      const error = getOwn(getOwn(response, 'response'), 'error');
+      if (typeof id !== 'string' || typeof error !== 'string' || failures.size >= MAX_CALLS)
+        continue;
+      const errorClass = readErrorClass({}, { code: 2, message: error }, null);
+      if (errorClass !== null) failures.set(id, errorClass);
+    }
+  }
+  return [...failures].map(([id, errorClass]) => ({ id, errorClass }));
 }

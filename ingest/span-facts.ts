@@ -8,7 +8,7 @@ import { isVerdict, isVerdictSource } from '../trajectory/step';
 import { getOwn, isRecord, parseJson, readBoolean, readString, readStructured } from './attributes';
 import { readErrorClass } from './error-class';
 import { readExitFacts } from './exit-facts';
-import { readRequestedCalls } from './requested-calls';
+import { readReportedFailures, readRequestedCalls } from './requested-calls';
 import type { OtlpEvent, Attributes } from './otlp/types';
 import { classifySpanRole } from './span-role';
 import { readUsage } from './usage';
@@ -47,7 +47,7 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('goal', readString(a, 'loop.goal'));
   set('serviceName', readString(span.resource, 'service.name'));
   set('escalation', readString(a, 'loop.escalation'));
-  set('maxSteps', num('limit', 'loop.limits.max_steps'));
+  set('maxSteps', num('limit', 'loop.limits.max_steps', 'smolagents.max_steps'));
   set('maxUsd', num('limit', 'loop.limits.max_usd'));
   set('wallClockMs', num('limit', 'loop.limits.wall_clock_ms'));
   const direction = readString(a, 'loop.progress.direction')?.trim().toLowerCase();
@@ -59,6 +59,8 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
 
   const requested = role === 'tool' ? [] : readRequestedCalls(span);
   if (requested.length > 0) facts.requestedCalls = requested;
+  const failures = role === 'tool' ? [] : readReportedFailures(a);
+  if (failures.length > 0) facts.reportedFailures = failures;
   const exit = readExitFacts(span);
   set('exitReason', exit.exitReason);
   set('exitDetail', exit.exitDetail);

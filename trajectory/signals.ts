@@ -4,11 +4,16 @@ import type { ProgressDirection, StepInput } from './step';
 
 /**
  * The state after each step: its state hash, or, when the run carries no state hash at all, its
- * result hash (calls whose outputs are indistinguishable). Null where the step has neither.
+ * result hash (calls whose outputs are indistinguishable) unless the call failed. Null where the
+ * step has neither.
  */
 export function observedStates(steps: readonly StepInput[]): (string | null)[] {
   const hasStateHashes = steps.some((s) => s.stateHash !== null);
-  return steps.map((s) => (hasStateHashes ? s.stateHash : s.resultHash));
+  // A failed call's output says how it failed, not what the world is (OpenAI Agents answers every
+  // tool error with the same redacted text): it stands in for no state.
+  return steps.map((s) =>
+    hasStateHashes ? s.stateHash : s.errorClass === null ? s.resultHash : null,
+  );
 }
 
 /** Position of the earlier step each step repeats, or null. */

@@ -53,6 +53,11 @@ export interface SpanFacts {
   namedReason?: string;
   /** The tool calls this model call asked for. */
   requestedCalls?: RequestedCall[];
+  /**
+   * Tool calls this model call was told had failed (Google ADK records a failed tool's error only
+   * in the next model request), by call id.
+   */
+  reportedFailures?: { id: string; errorClass: ErrorClass }[];
   verified?: boolean;
   verifiedUnits?: number;
   escalation?: string;
