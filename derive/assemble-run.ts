@@ -8,6 +8,7 @@ import { addSpend, NO_SPEND, SpanTree } from './span-tree';
 import type { Spend, StoredSpan } from './span-tree';
 import { assembleSteps } from './assemble-steps';
 import { completeToolCalls } from './requested-tools';
+import { canonicalActionHash } from '../trajectory/canonical-hash';
 import { lastEndMs, latestEnding, runEnd } from './run-exit';
 
 export interface AssembledStep extends StepInput {
@@ -49,6 +50,8 @@ export interface AssembledRun {
 export interface AssembleOptions {
   /** No span arrived for longer than the idle timeout. */
   idle: boolean;
+  /** The agent's `ignoreArgs`: argument fields left out of action hashes. */
+  ignoreArgsFor?: (agent: string | null) => readonly string[];
 }
 
 export function assembleRun(
@@ -56,19 +59,14 @@ export function assembleRun(
   prices: PriceTable,
   options: AssembleOptions = { idle: false },
 ): AssembledRun {
-  const tree = new SpanTree(completeToolCalls(spans), prices);
-  const root = findRoot(tree);
-  // Run-level attributes: the root first, then other spans without a parent, then everything.
-  const runOrder = [
-    ...(root ? [root] : []),
-    ...tree.spans.filter((s) => s !== root && s.parentSpanId === null),
-    ...tree.topLevel.filter((s) => s !== root && s.parentSpanId !== null),
-    ...tree.spans,
-  ];
-  const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
-    runOrder.find((s) => s.facts[k] !== undefined)?.facts[k];
+  const completed = completeToolCalls(spans);
+  let view = runView(completed, prices);
+  const agent = view.runFact('agent') ?? serviceAgent(view.runFact('serviceName'));
+  const ignoreArgs = options.ignoreArgsFor?.(agent) ?? [];
+  if (ignoreArgs.length > 0) view = runView(withIgnoredArgs(completed, ignoreArgs), prices);
+  const { tree, root, runFact } = view;
 
-  const steps = assembleSteps(tree);
+  const steps = assembleSteps(tree, ignoreArgs);
   const maxSteps = runFact('maxSteps') ?? null;
   const end = runEnd(tree, root, options.idle, {
     lastAction: steps[steps.length - 1]?.action ?? null,
@@ -89,7 +87,7 @@ export function assembleRun(
     input,
     steps,
     rootSpanId: root?.spanId ?? null,
-    agent: runFact('agent') ?? serviceAgent(runFact('serviceName')),
+    agent,
     variant: runFact('variant') ?? null,
     goal: runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null,
     escalation: runFact('escalation') ?? null,
@@ -108,6 +106,47 @@ export function assembleRun(
     fragment: isFragment(tree, steps.length),
     valueProblems: collectProblems(tree.spans),
   };
+}
+
+interface RunView {
+  tree: SpanTree;
+  root: StoredSpan | null;
+  runFact: <K extends keyof SpanFacts>(k: K) => SpanFacts[K] | undefined;
+}
+
+function runView(spans: readonly StoredSpan[], prices: PriceTable): RunView {
+  const tree = new SpanTree(spans, prices);
+  const root = findRoot(tree);
+  // Run-level attributes: the root first, then other spans without a parent, then everything.
+  const runOrder = [
+    ...(root ? [root] : []),
+    ...tree.spans.filter((s) => s !== root && s.parentSpanId === null),
+    ...tree.topLevel.filter((s) => s !== root && s.parentSpanId !== null),
+    ...tree.spans,
+  ];
+  const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
+    runOrder.find((s) => s.facts[k] !== undefined)?.facts[k];
+  return { tree, root, runFact };
+}
+
+/**
+ * Action hashes again without the agent's `ignoreArgs` fields; a hash the span sent itself
+ * (`loop.action.hash`, anything but the hash of its action and arguments) is kept.
+ */
+function withIgnoredArgs(
+  spans: readonly StoredSpan[],
+  ignoreArgs: readonly string[],
+): StoredSpan[] {
+  return spans.map((span) => {
+    const { action, actionArgs, actionHash } = span.facts;
+    if (action === undefined || actionArgs === undefined || actionHash === undefined) return span;
+    if (actionHash !== canonicalActionHash(action, actionArgs)) return span;
+    const facts = {
+      ...span.facts,
+      actionHash: canonicalActionHash(action, actionArgs, ignoreArgs),
+    };
+    return { ...span, facts };
+  });
 }
 
 /** `service.name` names the agent, unless it is the SDK's placeholder for a service left unnamed. */

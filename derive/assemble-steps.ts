@@ -16,7 +16,14 @@ const TIERS: readonly Tier[] = [
 ];
 
 /** Facts the act stage decides: taken from the step, else from the tool calls inside it. */
-const ACTION_FACTS = ['action', 'actionArgs', 'actionHash', 'result', 'resultHash'] as const;
+const ACTION_FACTS = [
+  'action',
+  'actionArgs',
+  'actionHash',
+  'polling',
+  'result',
+  'resultHash',
+] as const;
 /** Facts the observe and verify stages decide: the step's own, else the latest inside it. */
 const OBSERVED_FACTS = [
   'stateHash',
@@ -27,7 +34,7 @@ const OBSERVED_FACTS = [
   'contextTokens',
 ] as const;
 
-export function assembleSteps(tree: SpanTree): AssembledStep[] {
+export function assembleSteps(tree: SpanTree, ignoreArgs: readonly string[] = []): AssembledStep[] {
   const tier = TIERS.find((test) => tree.spans.some(test));
   if (!tier) return [];
   const candidates = tree.spans.filter(tier);
@@ -45,6 +52,7 @@ export function assembleSteps(tree: SpanTree): AssembledStep[] {
       group.spans,
       numbered ? (group.number ?? position + 1) : position + 1,
       toolSpans,
+      ignoreArgs,
     ),
   );
   attachSiblingToolCalls(tree, steps, groups);
@@ -79,6 +87,7 @@ function buildStep(
   spans: readonly StoredSpan[],
   index: number,
   tools: readonly StoredSpan[],
+  ignoreArgs: readonly string[],
 ): AssembledStep {
   const primary = spans[0] as StoredSpan;
   const inside = spans.flatMap((s) => tree.descendants(s));
@@ -91,7 +100,7 @@ function buildStep(
   for (const k of ACTION_FACTS) assign(k, spans);
   if (facts.action === undefined) Object.assign(facts, combinedToolCalls(inside));
   if (facts.action === undefined)
-    Object.assign(facts, askedButNotRun([...spans, ...inside], tools));
+    Object.assign(facts, askedButNotRun([...spans, ...inside], tools, ignoreArgs));
   const latestFirst = [...inside].sort((a, b) => (b.endMs ?? b.startMs) - (a.endMs ?? a.startMs));
   for (const k of OBSERVED_FACTS) assign(k, [...spans, ...latestFirst]);
   assign('errorClass', [...spans, ...inside.filter((s) => s.facts.role === 'tool'), ...inside]);
@@ -119,6 +128,7 @@ function buildStep(
     verdictSource: facts.verdictSource ?? null,
     verdictFields: facts.verdictFields ?? null,
     errorClass: facts.errorClass ?? null,
+    polling: facts.polling ?? false,
     costUsd: spend.costUsd,
     inputTokens: spend.inputTokens,
     outputTokens: spend.outputTokens,
@@ -132,8 +142,8 @@ function combinedToolCalls(inside: readonly StoredSpan[]): Partial<SpanFacts> {
   const [only] = calls;
   if (!only) return {};
   if (calls.length === 1) {
-    const { action, actionArgs, actionHash, result, resultHash } = only.facts;
-    return { action, actionArgs, actionHash, result, resultHash };
+    const { action, actionArgs, actionHash, polling, result, resultHash } = only.facts;
+    return { action, actionArgs, actionHash, polling, result, resultHash };
   }
   return {
     action: calls.map((c) => c.facts.action).join('+'),
@@ -154,6 +164,7 @@ function combinedToolCalls(inside: readonly StoredSpan[]): Partial<SpanFacts> {
 function askedButNotRun(
   spans: readonly StoredSpan[],
   tools: readonly StoredSpan[],
+  ignoreArgs: readonly string[],
 ): Partial<SpanFacts> {
   if (spans.some((s) => s.facts.role === 'tool')) return {};
   const asking = spans.filter((s) => (s.facts.requestedCalls?.length ?? 0) > 0);
@@ -176,7 +187,8 @@ function askedButNotRun(
     return {
       action: only.name,
       actionArgs: only.args,
-      actionHash: only.args === undefined ? undefined : canonicalActionHash(only.name, only.args),
+      actionHash:
+        only.args === undefined ? undefined : canonicalActionHash(only.name, only.args, ignoreArgs),
     };
   }
   const args = calls.map((c) => (c.args === undefined ? null : (parseArgs(c.args) ?? c.args)));
@@ -185,7 +197,7 @@ function askedButNotRun(
     action: calls.map((c) => c.name).join('+'),
     actionArgs: JSON.stringify(args),
     actionHash: complete
-      ? calls.map((c) => canonicalActionHash(c.name, c.args ?? null)).join('+')
+      ? calls.map((c) => canonicalActionHash(c.name, c.args ?? null, ignoreArgs)).join('+')
       : undefined,
   };
 }

@@ -70,6 +70,7 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('namedReason', exit.namedReason);
 
   readAction(span, role, facts);
+  set('polling', readBoolean(a, 'loop.action.polling'));
   set('stateHash', readString(a, 'loop.state.hash'));
   set('progress', num('progress', 'loop.progress'));
   const verdict = readString(a, 'loop.verdict')?.trim().toLowerCase();

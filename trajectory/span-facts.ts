@@ -68,6 +68,8 @@ export interface SpanFacts {
   action?: string;
   actionArgs?: string;
   actionHash?: string;
+  /** `loop.action.polling`: the action waits for the world. */
+  polling?: boolean;
   stateHash?: string;
   result?: string;
   resultHash?: string;
