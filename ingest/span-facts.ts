@@ -8,6 +8,7 @@ import { isVerdict, isVerdictSource } from '../trajectory/step';
 import { getOwn, isRecord, parseJson, readBoolean, readString, readStructured } from './attributes';
 import { readErrorClass } from './error-class';
 import { readExitFacts } from './exit-facts';
+import { pythonLiteralToJson } from './python-literal';
 import { readReportedFailures, readRequestedCalls } from './requested-calls';
 import type { OtlpEvent, Attributes } from './otlp/types';
 import { classifySpanRole } from './span-role';
@@ -242,6 +243,8 @@ function readAction(span: FactsInput, role: SpanRole, facts: SpanFacts): void {
     ...(role === 'tool' ? ['input.value', 'input'] : []),
   );
   if (args === null && role === 'tool') args = traceloopArgs(a);
+  if (args !== null && typeof parseJson(args) === 'string')
+    args = pythonLiteralToJson(args) ?? args;
   // Strands' default semconv carries tool input and output as events, not attributes.
   if (args === null && role === 'tool' && toolEvents[0]) {
     args = readString(toolEvents[0].attributes, 'content', 'message');
