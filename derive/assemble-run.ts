@@ -1,13 +1,15 @@
 // From the spans of one run to the run and its steps (docs/conventions.md "Runs and steps"): which
 // spans are steps, what each step did and spent, and why and whether the run ended.
 import type { RunInput } from '../trajectory/derive-run';
-import type { ExitReasonSource } from '../trajectory/exit-reason';
 import type { PriceTable } from '../trajectory/pricing';
 import type { StepInput } from '../trajectory/step';
 import type { RunValueProblem, SpanFacts } from '../trajectory/span-facts';
 import { addSpend, NO_SPEND, SpanTree } from './span-tree';
 import type { Spend, StoredSpan } from './span-tree';
 import { assembleSteps } from './assemble-steps';
+import { completeToolCalls } from './requested-tools';
+import { canonicalActionHash } from '../trajectory/canonical-hash';
+import { lastEndMs, latestEnding, runEnd } from './run-exit';
 
 export interface AssembledStep extends StepInput {
   traceId: string;
@@ -48,6 +50,8 @@ export interface AssembledRun {
 export interface AssembleOptions {
   /** No span arrived for longer than the idle timeout. */
   idle: boolean;
+  /** The agent's `ignoreArgs`: argument fields left out of action hashes. */
+  ignoreArgsFor?: (agent: string | null) => readonly string[];
 }
 
 export function assembleRun(
@@ -55,19 +59,20 @@ export function assembleRun(
   prices: PriceTable,
   options: AssembleOptions = { idle: false },
 ): AssembledRun {
-  const tree = new SpanTree(spans, prices);
-  const root = findRoot(tree);
-  // Run-level attributes: the root first, then other spans without a parent, then everything.
-  const runOrder = [
-    ...(root ? [root] : []),
-    ...tree.spans.filter((s) => s !== root && s.parentSpanId === null),
-    ...tree.topLevel.filter((s) => s !== root && s.parentSpanId !== null),
-    ...tree.spans,
-  ];
-  const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
-    runOrder.find((s) => s.facts[k] !== undefined)?.facts[k];
+  const completed = completeToolCalls(spans);
+  let view = runView(completed, prices);
+  const agent = view.runFact('agent') ?? serviceAgent(view.runFact('serviceName'));
+  const ignoreArgs = options.ignoreArgsFor?.(agent) ?? [];
+  if (ignoreArgs.length > 0) view = runView(withIgnoredArgs(completed, ignoreArgs), prices);
+  const { tree, root, runFact } = view;
 
-  const end = runEnd(tree, root, options.idle);
+  const steps = assembleSteps(tree, ignoreArgs);
+  const maxSteps = runFact('maxSteps') ?? null;
+  const end = runEnd(tree, root, options.idle, {
+    lastAction: steps[steps.length - 1]?.action ?? null,
+    count: steps.length,
+    maxSteps,
+  });
   const spend = tree.topLevel.reduce((sum, s) => addSpend(sum, tree.subtreeSpend(s)), NO_SPEND);
   const input: RunInput = {
     ended: end.ended,
@@ -78,17 +83,16 @@ export function assembleRun(
     progressDirection: runFact('progressDirection') ?? 'down',
   };
 
-  const steps = assembleSteps(tree);
   return {
     input,
     steps,
     rootSpanId: root?.spanId ?? null,
-    agent: runFact('agent') ?? runFact('serviceName') ?? null,
+    agent,
     variant: runFact('variant') ?? null,
     goal: runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null,
     escalation: runFact('escalation') ?? null,
     limits: {
-      maxSteps: runFact('maxSteps') ?? null,
+      maxSteps,
       maxUsd: runFact('maxUsd') ?? null,
       wallClockMs: runFact('wallClockMs') ?? null,
     },
@@ -102,6 +106,53 @@ export function assembleRun(
     fragment: isFragment(tree, steps.length),
     valueProblems: collectProblems(tree.spans),
   };
+}
+
+interface RunView {
+  tree: SpanTree;
+  root: StoredSpan | null;
+  runFact: <K extends keyof SpanFacts>(k: K) => SpanFacts[K] | undefined;
+}
+
+function runView(spans: readonly StoredSpan[], prices: PriceTable): RunView {
+  const tree = new SpanTree(spans, prices);
+  const root = findRoot(tree);
+  // Run-level attributes: the root first, then other spans without a parent, then everything.
+  const runOrder = [
+    ...(root ? [root] : []),
+    ...tree.spans.filter((s) => s !== root && s.parentSpanId === null),
+    ...tree.topLevel.filter((s) => s !== root && s.parentSpanId !== null),
+    ...tree.spans,
+  ];
+  const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
+    runOrder.find((s) => s.facts[k] !== undefined)?.facts[k];
+  return { tree, root, runFact };
+}
+
+/**
+ * Action hashes again without the agent's `ignoreArgs` fields; a hash the span sent itself
+ * (`loop.action.hash`, anything but the hash of its action and arguments) is kept.
+ */
+function withIgnoredArgs(
+  spans: readonly StoredSpan[],
+  ignoreArgs: readonly string[],
+): StoredSpan[] {
+  return spans.map((span) => {
+    const { action, actionArgs, actionHash } = span.facts;
+    if (action === undefined || actionArgs === undefined || actionHash === undefined) return span;
+    if (actionHash !== canonicalActionHash(action, actionArgs)) return span;
+    const facts = {
+      ...span.facts,
+      actionHash: canonicalActionHash(action, actionArgs, ignoreArgs),
+    };
+    return { ...span, facts };
+  });
+}
+
+/** `service.name` names the agent, unless it is the SDK's placeholder for a service left unnamed. */
+function serviceAgent(service: string | undefined): string | null {
+  if (service === undefined || service.startsWith('unknown_service')) return null;
+  return service;
 }
 
 const RUN_PROBLEMS = 20;
@@ -121,14 +172,19 @@ function collectProblems(spans: readonly StoredSpan[]): AssembledRun['valueProbl
 
 const RUN_FACTS = ['runId', 'agent', 'variant', 'goal', 'exitReason', 'verified', 'step'] as const;
 
+/** Traceloop's spans for LangChain runnables: `workflow RunnableSequence`, `task ChatPromptTemplate`. */
+const RUNNABLE_SPAN = /^(workflow|task) [A-Z]\w*$/;
+
 /**
  * Instrumentation that makes every LLM or tool call its own trace (Traceloop's LangChain
- * instrumentation without an enclosing span) leaves traces that cannot be grouped into runs.
+ * instrumentation without an enclosing span) leaves traces that cannot be grouped into runs: a
+ * lone model or tool call, or a lone runnable's span, with nothing of a run about it.
  */
 function isFragment(tree: SpanTree, stepCount: number): boolean {
   const [only] = tree.spans;
   if (!only || tree.spans.length !== 1 || stepCount > 1) return false;
-  if (only.facts.role !== 'llm' && only.facts.role !== 'tool') return false;
+  const call = only.facts.role === 'llm' || only.facts.role === 'tool';
+  if (!call && !RUNNABLE_SPAN.test(only.name)) return false;
   return RUN_FACTS.every((fact) => only.facts[fact] === undefined);
 }
 
@@ -141,75 +197,6 @@ function findRoot(tree: SpanTree): StoredSpan | null {
   return (agents[0] ?? parentless[0]) || null;
 }
 
-interface RunEnd {
-  ended: boolean;
-  atMs: number | null;
-  reason: { raw: string; source: ExitReasonSource } | null;
-  detail: string | null;
-}
-
-function runEnd(tree: SpanTree, root: StoredSpan | null, idle: boolean): RunEnd {
-  if (root && root.endMs !== null) {
-    return { ended: true, atMs: root.endMs, ...rootReason(tree, root) };
-  }
-  if (!root) {
-    // Some frameworks never export the root when the run throws: the top-most arrived span
-    // ends the run if it ended with an exception that names why.
-    const top = tree.topLevel[0];
-    if (top && top.endMs !== null && top.facts.exceptionType !== undefined) {
-      return {
-        ended: true,
-        atMs: top.endMs,
-        reason: { raw: top.facts.exceptionType, source: 'exception' },
-        detail: top.facts.exceptionMessage ?? null,
-      };
-    }
-  }
-  if (idle) {
-    return { ended: true, atMs: lastEndMs(tree.spans), reason: null, detail: null };
-  }
-  return { ended: false, atMs: null, reason: null, detail: null };
-}
-
-function rootReason(tree: SpanTree, root: StoredSpan): Pick<RunEnd, 'reason' | 'detail'> {
-  const f = root.facts;
-  const detail = f.exitDetail ?? f.exceptionMessage ?? null;
-  if (f.exitReason !== undefined)
-    return { reason: { raw: f.exitReason, source: 'attribute' }, detail };
-  if (f.finishReason !== undefined) {
-    return { reason: { raw: f.finishReason, source: 'finish_reason' }, detail };
-  }
-  if (f.exceptionType !== undefined) {
-    return { reason: { raw: f.exceptionType, source: 'exception' }, detail };
-  }
-  if (root.statusCode === 2) {
-    const thrown = latestEnding(tree.spans.filter((s) => s.facts.exceptionType !== undefined));
-    if (thrown?.facts.exceptionType !== undefined) {
-      return {
-        reason: { raw: thrown.facts.exceptionType, source: 'exception' },
-        detail: detail ?? thrown.facts.exceptionMessage ?? null,
-      };
-    }
-    return { reason: { raw: root.statusMessage.trim() || 'error', source: 'status' }, detail };
-  }
-  // A root that names nothing: the model's own last finish reason, if one was recorded.
-  const lastCall = latestEnding(
-    tree.spans.filter((s) => s !== root && s.facts.finishReason !== undefined),
-  );
-  if (lastCall?.facts.finishReason !== undefined) {
-    return { reason: { raw: lastCall.facts.finishReason, source: 'finish_reason' }, detail };
-  }
-  return { reason: null, detail };
-}
-
-function latestEnding(spans: readonly StoredSpan[]): StoredSpan | null {
-  let latest: StoredSpan | null = null;
-  for (const span of spans) {
-    if (!latest || (span.endMs ?? span.startMs) >= (latest.endMs ?? latest.startMs)) latest = span;
-  }
-  return latest;
-}
-
 function topModel(costByModel: ReadonlyMap<string, number>): string | null {
   let best: string | null = null;
   let bestCost = -1;
@@ -220,8 +207,4 @@ function topModel(costByModel: ReadonlyMap<string, number>): string | null {
     }
   }
   return best;
-}
-
-function lastEndMs(spans: readonly StoredSpan[]): number {
-  return spans.reduce((max, s) => Math.max(max, s.endMs ?? s.startMs), -Infinity);
 }

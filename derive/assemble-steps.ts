@@ -2,7 +2,8 @@
 // spans with `loop.step`; else a framework's loop-cycle spans; else each tool call. A candidate
 // inside another is part of it, and candidates with the same step number are one step.
 import type { AssembledStep } from './assemble-run';
-import type { SpanFacts } from '../trajectory/span-facts';
+import { canonicalActionHash } from '../trajectory/canonical-hash';
+import type { RequestedCall, SpanFacts } from '../trajectory/span-facts';
 import { addSpend, key, NO_SPEND } from './span-tree';
 import type { SpanTree, StoredSpan } from './span-tree';
 
@@ -15,7 +16,14 @@ const TIERS: readonly Tier[] = [
 ];
 
 /** Facts the act stage decides: taken from the step, else from the tool calls inside it. */
-const ACTION_FACTS = ['action', 'actionArgs', 'actionHash', 'result', 'resultHash'] as const;
+const ACTION_FACTS = [
+  'action',
+  'actionArgs',
+  'actionHash',
+  'polling',
+  'result',
+  'resultHash',
+] as const;
 /** Facts the observe and verify stages decide: the step's own, else the latest inside it. */
 const OBSERVED_FACTS = [
   'stateHash',
@@ -26,7 +34,7 @@ const OBSERVED_FACTS = [
   'contextTokens',
 ] as const;
 
-export function assembleSteps(tree: SpanTree): AssembledStep[] {
+export function assembleSteps(tree: SpanTree, ignoreArgs: readonly string[] = []): AssembledStep[] {
   const tier = TIERS.find((test) => tree.spans.some(test));
   if (!tier) return [];
   const candidates = tree.spans.filter(tier);
@@ -34,11 +42,18 @@ export function assembleSteps(tree: SpanTree): AssembledStep[] {
   const outermost = candidates.filter((span) => !insideCandidate.has(key(span)));
 
   const groups = groupByNumber(outermost);
+  const toolSpans = tree.spans.filter((s) => s.facts.role === 'tool');
   const numbered = groups.every((g) => g.number !== null);
   if (numbered) groups.sort((a, b) => (a.number ?? 0) - (b.number ?? 0) || a.startMs - b.startMs);
 
   const steps = groups.map((group, position) =>
-    buildStep(tree, group.spans, numbered ? (group.number ?? position + 1) : position + 1),
+    buildStep(
+      tree,
+      group.spans,
+      numbered ? (group.number ?? position + 1) : position + 1,
+      toolSpans,
+      ignoreArgs,
+    ),
   );
   attachSiblingToolCalls(tree, steps, groups);
   return steps;
@@ -67,7 +82,13 @@ function groupByNumber(spans: readonly StoredSpan[]): Group[] {
   return groups;
 }
 
-function buildStep(tree: SpanTree, spans: readonly StoredSpan[], index: number): AssembledStep {
+function buildStep(
+  tree: SpanTree,
+  spans: readonly StoredSpan[],
+  index: number,
+  tools: readonly StoredSpan[],
+  ignoreArgs: readonly string[],
+): AssembledStep {
   const primary = spans[0] as StoredSpan;
   const inside = spans.flatMap((s) => tree.descendants(s));
   const facts: SpanFacts = { role: primary.facts.role };
@@ -78,6 +99,8 @@ function buildStep(tree: SpanTree, spans: readonly StoredSpan[], index: number):
 
   for (const k of ACTION_FACTS) assign(k, spans);
   if (facts.action === undefined) Object.assign(facts, combinedToolCalls(inside));
+  if (facts.action === undefined)
+    Object.assign(facts, askedButNotRun([...spans, ...inside], tools, ignoreArgs));
   const latestFirst = [...inside].sort((a, b) => (b.endMs ?? b.startMs) - (a.endMs ?? a.startMs));
   for (const k of OBSERVED_FACTS) assign(k, [...spans, ...latestFirst]);
   assign('errorClass', [...spans, ...inside.filter((s) => s.facts.role === 'tool'), ...inside]);
@@ -105,6 +128,7 @@ function buildStep(tree: SpanTree, spans: readonly StoredSpan[], index: number):
     verdictSource: facts.verdictSource ?? null,
     verdictFields: facts.verdictFields ?? null,
     errorClass: facts.errorClass ?? null,
+    polling: facts.polling ?? false,
     costUsd: spend.costUsd,
     inputTokens: spend.inputTokens,
     outputTokens: spend.outputTokens,
@@ -118,8 +142,8 @@ function combinedToolCalls(inside: readonly StoredSpan[]): Partial<SpanFacts> {
   const [only] = calls;
   if (!only) return {};
   if (calls.length === 1) {
-    const { action, actionArgs, actionHash, result, resultHash } = only.facts;
-    return { action, actionArgs, actionHash, result, resultHash };
+    const { action, actionArgs, actionHash, polling, result, resultHash } = only.facts;
+    return { action, actionArgs, actionHash, polling, result, resultHash };
   }
   return {
     action: calls.map((c) => c.facts.action).join('+'),
@@ -130,6 +154,60 @@ function combinedToolCalls(inside: readonly StoredSpan[]): Partial<SpanFacts> {
       ? undefined
       : calls.map((c) => c.facts.resultHash ?? '').join('+'),
   };
+}
+
+/**
+ * A step whose model asked for a tool that never ran (it waits for approval, or the run was
+ * stopped first): its action is the call asked for, as the latest model call inside recorded it.
+ * Without arguments there is no action hash (missing arguments are not equal arguments).
+ */
+function askedButNotRun(
+  spans: readonly StoredSpan[],
+  tools: readonly StoredSpan[],
+  ignoreArgs: readonly string[],
+): Partial<SpanFacts> {
+  if (spans.some((s) => s.facts.role === 'tool')) return {};
+  const asking = spans.filter((s) => (s.facts.requestedCalls?.length ?? 0) > 0);
+  const latest = asking.reduce<StoredSpan | null>(
+    (best, s) => (best === null || s.startMs >= best.startMs ? s : best),
+    null,
+  );
+  if (!latest) return {};
+  // A call some tool span answers ran (in a later step, where a framework runs tools apart).
+  const ran = (call: RequestedCall) =>
+    tools.some(
+      (t) =>
+        (call.id !== undefined && (t.facts.toolCallIds ?? []).includes(call.id)) ||
+        (t.facts.action === call.name && t.startMs >= latest.startMs),
+    );
+  const calls = (latest.facts.requestedCalls ?? []).filter((call) => !ran(call));
+  const [only] = calls;
+  if (!only) return {};
+  if (calls.length === 1) {
+    return {
+      action: only.name,
+      actionArgs: only.args,
+      actionHash:
+        only.args === undefined ? undefined : canonicalActionHash(only.name, only.args, ignoreArgs),
+    };
+  }
+  const args = calls.map((c) => (c.args === undefined ? null : (parseArgs(c.args) ?? c.args)));
+  const complete = calls.every((c) => c.args !== undefined);
+  return {
+    action: calls.map((c) => c.name).join('+'),
+    actionArgs: JSON.stringify(args),
+    actionHash: complete
+      ? calls.map((c) => canonicalActionHash(c.name, c.args ?? null, ignoreArgs)).join('+')
+      : undefined,
+  };
+}
+
+function parseArgs(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /**

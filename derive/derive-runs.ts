@@ -101,7 +101,10 @@ async function deriveAndSave(
       empty.push(runId);
       continue;
     }
-    const assembled = assembleRun(spans, context.prices, { idle: options.idle ?? false });
+    const assembled = assembleRun(spans, context.prices, {
+      idle: options.idle ?? false,
+      ignoreArgsFor: (agent) => context.settings.deriveOptionsFor(agent).ignoreArgs,
+    });
     const derived = deriveRun(
       assembled.input,
       assembled.steps,

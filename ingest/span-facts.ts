@@ -8,6 +8,8 @@ import { isVerdict, isVerdictSource } from '../trajectory/step';
 import { getOwn, isRecord, parseJson, readBoolean, readString, readStructured } from './attributes';
 import { readErrorClass } from './error-class';
 import { readExitFacts } from './exit-facts';
+import { pythonLiteralToJson } from './python-literal';
+import { readReportedFailures, readRequestedCalls } from './requested-calls';
 import type { OtlpEvent, Attributes } from './otlp/types';
 import { classifySpanRole } from './span-role';
 import { readUsage } from './usage';
@@ -41,12 +43,12 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('runId', readString(a, 'loop.run.id'));
   set('step', num('stepNumber', 'loop.step'));
   set('frameworkStep', readLangGraphStep(a, problems));
-  set('agent', readString(a, 'loop.agent', 'gen_ai.agent.name'));
+  set('agent', readAgentName(span, role));
   set('variant', readString(a, 'loop.variant'));
   set('goal', readString(a, 'loop.goal'));
   set('serviceName', readString(span.resource, 'service.name'));
   set('escalation', readString(a, 'loop.escalation'));
-  set('maxSteps', num('limit', 'loop.limits.max_steps'));
+  set('maxSteps', num('limit', 'loop.limits.max_steps', 'smolagents.max_steps'));
   set('maxUsd', num('limit', 'loop.limits.max_usd'));
   set('wallClockMs', num('limit', 'loop.limits.wall_clock_ms'));
   const direction = readString(a, 'loop.progress.direction')?.trim().toLowerCase();
@@ -56,14 +58,20 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('verifiedUnits', num('units', 'loop.verified_units'));
   if (role === 'agent' || role === 'chain' || role === 'other') set('input', readInput(a));
 
+  const requested = role === 'tool' ? [] : readRequestedCalls(span);
+  if (requested.length > 0) facts.requestedCalls = requested;
+  const failures = role === 'tool' ? [] : readReportedFailures(a);
+  if (failures.length > 0) facts.reportedFailures = failures;
   const exit = readExitFacts(span);
   set('exitReason', exit.exitReason);
   set('exitDetail', exit.exitDetail);
   set('finishReason', exit.finishReason);
   set('exceptionType', exit.exceptionType);
   set('exceptionMessage', exit.exceptionMessage);
+  set('namedReason', exit.namedReason);
 
   readAction(span, role, facts);
+  set('polling', readBoolean(a, 'loop.action.polling'));
   set('stateHash', readString(a, 'loop.state.hash'));
   set('progress', num('progress', 'loop.progress'));
   const verdict = readString(a, 'loop.verdict')?.trim().toLowerCase();
@@ -95,6 +103,8 @@ function readLangGraphStep(a: Attributes, problems: ValueProblem[]): number | nu
     'metadata.langgraph_step',
     'traceloop.association.properties.langgraph_step',
   ];
+  // `__start__` only writes the graph's input: it is no step of the loop.
+  if (langGraphNode(a) === '__start__') return null;
   const direct = readBoundedNumber(a, keys, BOUNDS.stepNumber, problems);
   if (direct !== null || keys.some((k) => Object.hasOwn(a, k))) return direct;
   const step = getOwn(readStructured(a, 'metadata'), 'langgraph_step');
@@ -106,6 +116,58 @@ function readLangGraphStep(a: Attributes, problems: ValueProblem[]): number | nu
     value: JSON.stringify(step).slice(0, 80),
     problem: checked,
   });
+  return null;
+}
+
+function langGraphNode(a: Attributes): string | null {
+  const node =
+    readString(
+      a,
+      'langgraph.node',
+      'metadata.langgraph_node',
+      'traceloop.association.properties.langgraph_node',
+    ) ?? getOwn(readStructured(a, 'metadata'), 'langgraph_node');
+  return typeof node === 'string' ? node : null;
+}
+
+/** The name OpenAI Agents gives a run's trace (its root AGENT span) when given none. */
+const DEFAULT_WORKFLOW_NAMES = new Set(['Agent workflow']);
+
+/** Names a LangGraph graph gets when its author gave it none. */
+const DEFAULT_GRAPH_NAMES = new Set(['LangGraph', 'CompiledStateGraph', 'RunnableSequence']);
+
+/**
+ * The agent's name where frameworks put it: `loop.agent`, OTel GenAI's `gen_ai.agent.name`,
+ * OpenInference `agent.name` (an AGENT span's own name and `graph.node.id` otherwise), Mastra
+ * `gen_ai.agent.id` / `agent.id`, the AI SDK's `ai.telemetry.functionId`, and a LangGraph graph's
+ * name on its root CHAIN span (`createReactAgent({ name })`).
+ */
+function readAgentName(span: FactsInput, role: SpanRole): string | null {
+  const a = span.attributes;
+  const named = readString(
+    a,
+    'loop.agent',
+    'gen_ai.agent.name',
+    'agent.name',
+    'gen_ai.agent.id',
+    'agent.id',
+    'ai.telemetry.functionId',
+  );
+  if (named !== null) return named;
+  const kind = readString(a, 'openinference.span.kind')?.toLowerCase();
+  if (kind === 'agent') {
+    const name = span.name.trim();
+    return (
+      readString(a, 'graph.node.id') ?? (DEFAULT_WORKFLOW_NAMES.has(name) ? null : name || null)
+    );
+  }
+  const metadata = readStructured(a, 'metadata');
+  const isGraph =
+    kind === 'chain' &&
+    getOwn(metadata, 'ls_integration') === 'langgraph' &&
+    getOwn(metadata, 'langgraph_step') === undefined;
+  if (isGraph && role === 'chain' && !DEFAULT_GRAPH_NAMES.has(span.name.trim()))
+    return span.name.trim() || null;
   return null;
 }
 
@@ -176,8 +238,13 @@ function readAction(span: FactsInput, role: SpanRole, facts: SpanFacts): void {
     'gen_ai.tool.call.arguments',
     'ai.toolCall.args',
     'ai.toolCall.input',
-    ...(role === 'tool' ? ['traceloop.entity.input', 'input.value'] : []),
+    'gen_ai.tool.input', // Mastra
+    'gcp.vertex.agent.tool_call_args', // Google ADK
+    ...(role === 'tool' ? ['input.value', 'input'] : []),
   );
+  if (args === null && role === 'tool') args = traceloopArgs(a);
+  if (args !== null && typeof parseJson(args) === 'string')
+    args = pythonLiteralToJson(args) ?? args;
   // Strands' default semconv carries tool input and output as events, not attributes.
   if (args === null && role === 'tool' && toolEvents[0]) {
     args = readString(toolEvents[0].attributes, 'content', 'message');
@@ -187,13 +254,15 @@ function readAction(span: FactsInput, role: SpanRole, facts: SpanFacts): void {
     'gen_ai.tool.call.result',
     'ai.toolCall.result',
     'ai.toolCall.output',
-    ...(role === 'tool' ? ['traceloop.entity.output', 'output.value'] : []),
+    'gen_ai.tool.output', // Mastra
+    'gcp.vertex.agent.tool_response', // Google ADK
+    ...(role === 'tool' ? ['traceloop.entity.output', 'output.value', 'output'] : []),
   );
   if (result === null && role === 'tool' && choiceEvents[0]) {
     result = readString(choiceEvents[0].attributes, 'message', 'content');
   }
   if (action === null && role === 'tool')
-    action = span.name.replace(/^execute_tool\s+/, '') || null;
+    action = traceloopToolName(a) ?? toolNameFromSpan(span.name);
 
   const callId = readString(a, 'gen_ai.tool.call.id', 'ai.toolCall.id', 'tool_call.id');
   const requested = action === null ? readRequestedToolCalls(a) : null;
@@ -209,7 +278,9 @@ function readAction(span: FactsInput, role: SpanRole, facts: SpanFacts): void {
   if (args !== null) facts.actionArgs = args;
   const explicitHash = readString(a, 'loop.action.hash');
   if (explicitHash !== null) facts.actionHash = explicitHash;
-  else if (action !== null) facts.actionHash = canonicalActionHash(action, args);
+  // A tool call whose arguments were not recorded is not the same action as another such call.
+  else if (action !== null && (args !== null || role !== 'tool'))
+    facts.actionHash = canonicalActionHash(action, args);
   if (result !== null) facts.result = result;
   const resultHash = readString(a, 'loop.result.hash') ?? canonicalResultHash(result);
   if (resultHash !== null) facts.resultHash = resultHash;
@@ -235,4 +306,33 @@ function readRequestedToolCalls(
   }
   if (names.length === 0) return null;
   return { names, args: JSON.stringify(argsList.length === 1 ? argsList[0] : argsList), ids };
+}
+
+/** LangChain tool classes Traceloop names its tool spans after, when the tool's own name is elsewhere. */
+const TOOL_CLASSES = new Set(['DynamicStructuredTool', 'DynamicTool', 'StructuredTool', 'Tool']);
+
+/** The tool's name from its span name, unless that is only a tool class (derive finds it then). */
+function toolNameFromSpan(name: string): string | null {
+  const tool = name.replace(/^(execute_tool|tool\.execute)\s+/, '').trim();
+  return tool === '' || TOOL_CLASSES.has(tool) ? null : tool;
+}
+
+/** Traceloop's LangChain tool span: the ToolMessage it returned names the tool (`kwargs.name`). */
+function traceloopToolName(a: Attributes): string | null {
+  const output = readStructured(a, 'traceloop.entity.output');
+  const name = getOwn(getOwn(output, 'kwargs'), 'name') ?? getOwn(output, 'name');
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : null;
+}
+
+/** Traceloop's LangChain tool input: `{"args":["{\"path\":\"README.md\"}"]}`, the call's own JSON. */
+function traceloopArgs(a: Attributes): string | null {
+  const text = readString(a, 'traceloop.entity.input');
+  if (text === null) return null;
+  const input = parseJson(text);
+  const args = getOwn(input, 'args');
+  if (Array.isArray(args) && args.length === 1) {
+    const [only] = args;
+    return typeof only === 'string' ? only : JSON.stringify(only);
+  }
+  return text;
 }

@@ -35,6 +35,7 @@ export const SPAN_ROLE_RULES: readonly RoleRule[] = [
       Object.hasOwn(s.attributes, 'agent_loop.cycle_id') ||
       Object.hasOwn(s.attributes, 'event_loop.cycle_id') ||
       attr(s, 'gen_ai.operation.name') === 'agent_step' ||
+      attr(s, 'gen_ai.operation.name') === 'model.step' || // Mastra `step: N`
       /^step \d+$/.test(lowerName(s)),
   },
   {
@@ -46,6 +47,18 @@ export const SPAN_ROLE_RULES: readonly RoleRule[] = [
     name: 'execute_tool',
     role: 'tool',
     test: (s) => attr(s, 'gen_ai.operation.name') === 'execute_tool',
+  },
+  {
+    name: 'mastra tool call',
+    role: 'tool',
+    test: (s) =>
+      attr(s, 'gen_ai.operation.name') === 'tool.execute' ||
+      ['tool_call', 'mcp_tool_call'].includes(attr(s, 'mastra.span.type') ?? ''),
+  },
+  {
+    name: 'mastra agent run',
+    role: 'agent',
+    test: (s) => attr(s, 'mastra.span.type') === 'agent_run',
   },
   {
     name: 'llm operation',
@@ -100,6 +113,7 @@ export const SPAN_ROLE_RULES: readonly RoleRule[] = [
     role: 'agent',
     test: (s) => lowerName(s).startsWith('invoke_agent'),
   },
+  { name: 'adk call_llm', role: 'llm', test: (s) => lowerName(s) === 'call_llm' },
   {
     name: 'name: chat',
     role: 'llm',

@@ -9,6 +9,8 @@ import type { ModelPrice } from '../trajectory/pricing';
 const thresholds = z.object({
   stallWindow: z.number().int().min(1).optional(),
   toolCircuitThreshold: z.number().int().min(1).optional(),
+  pollingTools: z.array(z.string().min(1)).optional(),
+  ignoreArgs: z.array(z.string().min(1)).optional(),
 });
 
 const settingsFile = thresholds.extend({
@@ -42,6 +44,8 @@ export function loopSettings(input: z.input<typeof settingsFile> = {}): LoopSett
     stallWindow: parsed.stallWindow ?? DEFAULT_DERIVE_OPTIONS.stallWindow,
     toolCircuitThreshold:
       parsed.toolCircuitThreshold ?? DEFAULT_DERIVE_OPTIONS.toolCircuitThreshold,
+    pollingTools: parsed.pollingTools ?? DEFAULT_DERIVE_OPTIONS.pollingTools,
+    ignoreArgs: parsed.ignoreArgs ?? DEFAULT_DERIVE_OPTIONS.ignoreArgs,
   };
   return {
     idleTimeoutMs: (parsed.idleTimeoutMinutes ?? DEFAULT_IDLE_TIMEOUT_MINUTES) * 60_000,
@@ -50,6 +54,8 @@ export function loopSettings(input: z.input<typeof settingsFile> = {}): LoopSett
       return {
         stallWindow: own?.stallWindow ?? base.stallWindow,
         toolCircuitThreshold: own?.toolCircuitThreshold ?? base.toolCircuitThreshold,
+        pollingTools: own?.pollingTools ?? base.pollingTools,
+        ignoreArgs: own?.ignoreArgs ?? base.ignoreArgs,
       };
     },
   };

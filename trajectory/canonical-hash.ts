@@ -131,9 +131,32 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-export function canonicalActionHash(name: string, args: unknown): string {
+/**
+ * sha256 of the name and the normalised arguments. `ignoreArgs` names fields (request ids,
+ * timestamps, nonces) dropped at any depth first, so calls that differ only in them hash alike.
+ */
+export function canonicalActionHash(
+  name: string,
+  args: unknown,
+  ignoreArgs: readonly string[] = [],
+): string {
+  const normalized = normalizeArgs(args);
+  const kept =
+    ignoreArgs.length === 0 ? normalized : withoutFields(normalized, new Set(ignoreArgs));
   // The name is trimmed (exporters pad it now and then) but keeps its case: tools are case-sensitive.
-  return sha256Hex(`${name.trim()}\n${jcs(normalizeArgs(args))}`);
+  return sha256Hex(`${name.trim()}\n${jcs(kept)}`);
+}
+
+// normalizeValue already bounded the depth, so this walk is bounded too.
+function withoutFields(value: JsonValue, ignore: ReadonlySet<string>): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => withoutFields(item, ignore));
+  if (value === null || typeof value !== 'object') return value;
+  const out = Object.create(null) as { [key: string]: JsonValue };
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (!ignore.has(key) && item !== undefined) out[key] = withoutFields(item, ignore);
+  }
+  return out;
 }
 
 export function shortHash(hex: string): string {

@@ -14,7 +14,7 @@ const ended = (raw: string | null, extra: Partial<RunInput> = {}): RunInput => (
 });
 
 describe('deriveRun', () => {
-  it('restart loop: repeat on the second restart, spend after it is wasted', () => {
+  it('restart loop: repeat on the second restart, its spend and all after it wasted', () => {
     const run = steps({
       actions: ['check', 'restart', 'restart', 'restart'],
       results: ['down', 'ok', 'ok', 'ok'],
@@ -25,7 +25,8 @@ describe('deriveRun', () => {
     expect(derived.flags.repeat).toEqual({ step: 3, of: 2 });
     expect(derived.steps.map((s) => s.signals)).toEqual([[], [], ['repeat'], ['repeat']]);
     expect(derived.firstLoopSignalAt).toBe(2);
-    expect(derived.wastedUsd).toBeCloseTo(0.04, 12);
+    // The repeated call itself is the waste: 0.03 (step 3) + 0.04 (step 4).
+    expect(derived.wastedUsd).toBeCloseTo(0.07, 12);
   });
 
   it('says goal met while the environment check failed: fabricated success', () => {

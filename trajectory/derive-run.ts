@@ -29,9 +29,18 @@ export interface DeriveOptions {
   stallWindow: number;
   /** N: failures of one tool in a row that open its circuit (default 3). */
   toolCircuitThreshold: number;
+  /** Actions that wait for the world (job status, health checks): a poll is never a repeat. */
+  pollingTools: readonly string[];
+  /** Argument fields left out of the canonical action hash, at any depth. */
+  ignoreArgs: readonly string[];
 }
 
-export const DEFAULT_DERIVE_OPTIONS: DeriveOptions = { stallWindow: 5, toolCircuitThreshold: 3 };
+export const DEFAULT_DERIVE_OPTIONS: DeriveOptions = {
+  stallWindow: 5,
+  toolCircuitThreshold: 3,
+  pollingTools: [],
+  ignoreArgs: [],
+};
 
 export interface RunFlags {
   repeat: { step: number; of: number } | null;
@@ -57,10 +66,15 @@ export interface DerivedRun {
 export function deriveRun(
   run: RunInput,
   steps: readonly StepInput[],
-  options: DeriveOptions = DEFAULT_DERIVE_OPTIONS,
+  given: Partial<DeriveOptions> = DEFAULT_DERIVE_OPTIONS,
 ): DerivedRun {
+  const options: DeriveOptions = { ...DEFAULT_DERIVE_OPTIONS, ...given };
   const states = observedStates(steps);
-  const repeats = detectRepeats(steps, states);
+  const polling = new Set(options.pollingTools);
+  const polls = steps.map(
+    (s) => s.polling === true || (s.action !== null && polling.has(s.action)),
+  );
+  const repeats = detectRepeats(steps, states, polls);
   const revisits = detectRevisits(states);
   const stalls = detectStalls(steps, {
     window: options.stallWindow,
@@ -101,9 +115,10 @@ export function deriveRun(
   const firstLoopSignalAt = firstIndexWhere(findings, (f) =>
     f.signals.some((s) => s !== 'tool_circuit'),
   );
+  // The step that carries the first signal is waste too: the repeated call itself is the waste.
   let wastedUsd = 0;
   if (verification !== 'verified' && firstLoopSignalAt !== null) {
-    for (let k = firstLoopSignalAt + 1; k < steps.length; k++) wastedUsd += steps[k]?.costUsd ?? 0;
+    for (let k = firstLoopSignalAt; k < steps.length; k++) wastedUsd += steps[k]?.costUsd ?? 0;
   }
 
   return {

@@ -294,3 +294,23 @@ export function classifyExitReason(input: ExitReasonInput): ExitClassification {
     budgetKindFromDetail(input.detail);
   return { category: 'budget_exhausted', kind };
 }
+
+const TOOL_CALL_FINISH = new Set(
+  (EXIT_RULES.find((rule) => rule.name === 'cut-while-acting')?.reasons ?? []).map(normalizeReason),
+);
+
+/** A finish reason that says the model asked for a tool (`tool_calls`, `toolUse`, ...). */
+export function isToolCallFinish(raw: string): boolean {
+  return TOOL_CALL_FINISH.has(normalizeReason(raw));
+}
+
+/**
+ * Categories a span below the root can name for the whole run: a person was asked (escalated), a
+ * guardrail stopped it (cancelled), a framework's own limit ended it (a budget, but not a
+ * deadline: a tool's own timeout is not the run's).
+ */
+export function stopsTheRun(classification: ExitClassification): boolean {
+  const { category, kind } = classification;
+  if (category === 'escalated' || category === 'cancelled') return true;
+  return category === 'budget_exhausted' && kind !== 'deadline';
+}

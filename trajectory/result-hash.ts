@@ -52,7 +52,11 @@ function unwrapRecord(record: Rec): { next: unknown } | null {
     return has(record.kwargs, 'content') ? { next: record.kwargs.content } : null;
   }
   const keys = Object.keys(record);
-  if (keys.length === 1 && (keys[0] === 'toolResult' || keys[0] === 'messages')) {
+  // Strands `{toolResult}`, `{messages}`; OpenInference LangGraph wraps the ToolMessage in `{output}`.
+  if (
+    keys.length === 1 &&
+    (keys[0] === 'toolResult' || keys[0] === 'messages' || keys[0] === 'output')
+  ) {
     return { next: record[keys[0]] };
   }
   const isToolMessage =
@@ -62,7 +66,8 @@ function unwrapRecord(record: Rec): { next: unknown } | null {
     record.type === 'tool_result' ||
     record.type === 'tool-result';
   if (isToolMessage) {
-    for (const key of ['content', 'result', 'output']) {
+    // Python LangGraph's message dump: {"type":"tool","data":{"content":..,"tool_call_id":..}}.
+    for (const key of ['content', 'result', 'output', 'data']) {
       if (has(record, key)) return { next: record[key] };
     }
     return null;

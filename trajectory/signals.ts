@@ -4,15 +4,48 @@ import type { ProgressDirection, StepInput } from './step';
 
 /**
  * The state after each step: its state hash, or, when the run carries no state hash at all, its
- * result hash (calls whose outputs are indistinguishable). Null where the step has neither.
+ * result hash (calls whose outputs are indistinguishable) unless the call failed. Null where the
+ * step has neither.
  */
 export function observedStates(steps: readonly StepInput[]): (string | null)[] {
   const hasStateHashes = steps.some((s) => s.stateHash !== null);
-  return steps.map((s) => (hasStateHashes ? s.stateHash : s.resultHash));
+  // A failed call's output says how it failed, not what the world is (OpenAI Agents answers every
+  // tool error with the same redacted text): it stands in for no state.
+  return steps.map((s) =>
+    hasStateHashes ? s.stateHash : s.errorClass === null ? s.resultHash : null,
+  );
 }
 
-/** Position of the earlier step each step repeats, or null. */
+/**
+ * Position of the earlier step each step repeats, or null. Never a poll (`polls[k]`: the step waits
+ * for the world) nor a retry right after the same call failed `transient`; but the same call after
+ * it failed the same way twice in a row (a loop hazard) is a repeat whatever the states say.
+ */
 export function detectRepeats(
+  steps: readonly StepInput[],
+  states: readonly (string | null)[],
+  polls: readonly boolean[] = [],
+): (number | null)[] {
+  const found = repeatsByState(steps, states);
+  return found.map((of, j) => {
+    if (polls[j]) return null;
+    if (failedTwiceAlike(steps, j)) return j - 1;
+    const previous = steps[j - 1];
+    const sameCall = previous !== undefined && previous.actionHash === steps[j]?.actionHash;
+    if (sameCall && previous.errorClass === 'transient') return null;
+    return of;
+  });
+}
+
+/** Steps j-1 and j-2 are the call of step j, and both failed with the same error class. */
+function failedTwiceAlike(steps: readonly StepInput[], j: number): boolean {
+  const [a, b, c] = [steps[j - 2], steps[j - 1], steps[j]];
+  if (!a || !b || !c || c.actionHash === null) return false;
+  if (a.actionHash !== c.actionHash || b.actionHash !== c.actionHash) return false;
+  return a.errorClass !== null && a.errorClass === b.errorClass;
+}
+
+function repeatsByState(
   steps: readonly StepInput[],
   states: readonly (string | null)[],
 ): (number | null)[] {

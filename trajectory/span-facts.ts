@@ -21,6 +21,14 @@ export interface RunValueProblem extends ValueProblem {
   spanName: string;
 }
 
+/** A tool call a model call asked for. */
+export interface RequestedCall {
+  name: string;
+  /** The arguments as JSON text, when recorded. */
+  args?: string;
+  id?: string;
+}
+
 export interface SpanFacts {
   role: SpanRole;
   runId?: string;
@@ -38,6 +46,18 @@ export interface SpanFacts {
   finishReason?: string;
   exceptionType?: string;
   exceptionMessage?: string;
+  /**
+   * A reason the span names for stopping the run beyond an exception or finish reason: a tripped
+   * guardrail, a tool that waits for approval or confirmation.
+   */
+  namedReason?: string;
+  /** The tool calls this model call asked for. */
+  requestedCalls?: RequestedCall[];
+  /**
+   * Tool calls this model call was told had failed (Google ADK records a failed tool's error only
+   * in the next model request), by call id.
+   */
+  reportedFailures?: { id: string; errorClass: ErrorClass }[];
   verified?: boolean;
   verifiedUnits?: number;
   escalation?: string;
@@ -48,6 +68,8 @@ export interface SpanFacts {
   action?: string;
   actionArgs?: string;
   actionHash?: string;
+  /** `loop.action.polling`: the action waits for the world. */
+  polling?: boolean;
   stateHash?: string;
   result?: string;
   resultHash?: string;

@@ -33,6 +33,8 @@ export interface StepInput {
   verdictSource: VerdictSource | null;
   /** Non-null when the step failed. */
   errorClass: ErrorClass | null;
+  /** The action waits for the world (`loop.action.polling`): a poll is never a repeat. */
+  polling?: boolean;
   costUsd: number;
 }
 

@@ -253,7 +253,7 @@ export function generateRun(
     cost += stepCost;
     inputTokens += input;
     outputTokens += output;
-    if (firstSignal !== null && k > firstSignal) wasted += stepCost;
+    if (firstSignal !== null && k >= firstSignal) wasted += stepCost; // the signal step is waste too
   }
   const endedAtMs = startedAtMs + count * stepMs + 30;
   // A run that has not ended by the dataset's end is still running.

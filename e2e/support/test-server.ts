@@ -15,6 +15,7 @@ import { admissionLimits } from '../../ingest/admission';
 import type { AdmissionLimits } from '../../ingest/admission';
 import { configureDoor } from '../../lib/door/dashboard-door';
 import { loopSettings } from '../../lib/settings';
+import type { LoopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
 import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';
 import { settleRuns } from '../../derive/settle-runs';
@@ -105,6 +106,8 @@ export async function startTestServer(
     ingest?: Partial<Omit<AdmissionLimits, 'concurrency' | 'queue'>>;
     bodyTimeoutMs?: number;
     bodyMinBytesPerSecond?: number;
+    /** What `LOOPSCOPE_CONFIG` would give (per-agent thresholds, pollingTools, ignoreArgs). */
+    settings?: LoopSettings;
   } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(kind);
@@ -126,7 +129,7 @@ export async function startTestServer(
     handle: database,
     lastError: null,
     prices: new PriceTable(TEST_PRICES),
-    settings: loopSettings(),
+    settings: options.settings ?? loopSettings(),
     admission: createAdmission(config),
     deriver: createDeriver(() => runtime),
     adminToken: null,
