@@ -19,9 +19,15 @@ interface QueryResult {
 
 type RowMode = 'array' | 'object';
 
+/** PGlite's query options that cross the thread: row mode, and a blob for `COPY … FROM '/dev/blob'`. */
+export interface QueryOptions {
+  rowMode?: RowMode;
+  blob?: Blob;
+}
+
 /** What drizzle needs of a PGlite client; the thread's transaction hands the same to its callback. */
 export interface PgliteLike {
-  query(sql: string, params?: unknown[], options?: { rowMode?: RowMode }): Promise<QueryResult>;
+  query(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult>;
   transaction<T>(fn: (tx: PgliteLike) => Promise<T>): Promise<T>;
 }
 
@@ -58,13 +64,13 @@ export class PgliteThread implements PgliteLike {
     return new PgliteThread(worker);
   }
 
-  query(sql: string, params: unknown[] = [], options: { rowMode?: RowMode } = {}) {
-    return this.send({
-      op: 'query',
-      sql,
-      params,
-      rowMode: options.rowMode ?? 'object',
-    }) as Promise<QueryResult>;
+  query(sql: string, params: unknown[] = [], options: QueryOptions = {}) {
+    return this.send(queryMessage(undefined, sql, params, options)) as Promise<QueryResult>;
+  }
+
+  /** Statements in the simple protocol, outside any transaction (VACUUM, several at once). */
+  exec(sql: string): Promise<QueryResult[]> {
+    return this.send({ op: 'exec', sql }) as Promise<QueryResult[]>;
   }
 
   async transaction<T>(fn: (tx: PgliteLike) => Promise<T>): Promise<T> {
@@ -73,13 +79,7 @@ export class PgliteThread implements PgliteLike {
     await this.send({ op: 'begin' });
     const client: PgliteLike = {
       query: (sql, params = [], options = {}) =>
-        this.send({
-          op: 'query',
-          tx,
-          sql,
-          params,
-          rowMode: options.rowMode ?? 'object',
-        }) as Promise<QueryResult>,
+        this.send(queryMessage(tx, sql, params, options)) as Promise<QueryResult>,
       transaction: () => Promise.reject(new Error('nested transactions are savepoints in drizzle')),
     };
     let result: T;
@@ -133,4 +133,20 @@ export class PgliteThread implements PgliteLike {
     for (const waiting of this.pending.values()) waiting.reject(this.dead);
     this.pending.clear();
   }
+}
+
+function queryMessage(
+  tx: number | undefined,
+  sql: string,
+  params: unknown[],
+  options: QueryOptions,
+) {
+  return {
+    op: 'query',
+    tx,
+    sql,
+    params,
+    rowMode: options.rowMode ?? 'object',
+    ...(options.blob ? { blob: options.blob } : {}),
+  };
 }

@@ -49,6 +49,7 @@ async function run(target, message) {
   const result = await target.query(message.sql, message.params, {
     rowMode: message.rowMode,
     parsers: PARSERS,
+    ...(message.blob ? { blob: message.blob } : {}),
   });
   return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
 }
@@ -96,6 +97,12 @@ parentPort.on('message', async (message) => {
     if (message.op === 'query') {
       if (message.tx === undefined) answer(message.id, await run(db, message));
       else transactions.get(message.tx)?.push(message);
+    } else if (message.op === 'exec') {
+      const results = await db.exec(message.sql);
+      answer(
+        message.id,
+        results.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows })),
+      );
     } else if (message.op === 'begin') {
       begin(message.id);
     } else if (message.op === 'commit' || message.op === 'rollback') {
