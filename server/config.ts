@@ -8,6 +8,10 @@ import { dashboardDoor } from '../lib/door/dashboard-session';
 
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // OTLP/gRPC: 0 or `off` turns it off.
+  LOOPSCOPE_GRPC_PORT: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
+    .default(4317),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
   LOOPSCOPE_DATA_DIR: z.string().min(1).default('.loopscope'),
@@ -45,6 +49,8 @@ const env = z.object({
 
 export interface ServerConfig {
   port: number;
+  /** OTLP/gRPC's port; null when it is off. */
+  grpcPort: number | null;
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -82,6 +88,8 @@ export function readServerConfig(
   const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2);
   return {
     port: e.PORT,
+    grpcPort:
+      e.LOOPSCOPE_GRPC_PORT === 'off' || e.LOOPSCOPE_GRPC_PORT === 0 ? null : e.LOOPSCOPE_GRPC_PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(root, e.LOOPSCOPE_DATA_DIR),

@@ -43,7 +43,13 @@ async function spawnBuilt(env: Record<string, string>, nodeFlags: readonly strin
     [...nodeFlags, 'bin/loopscope.mjs', 'start', '--no-build'],
     {
       cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOOPSCOPE_GRPC_PORT: 'off',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
