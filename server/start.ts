@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import next from 'next';
 import { readServerConfig } from './config';
-import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
+import { connectDatabase, createRuntime, startIdleSweeper, startRetentionSweeper } from './boot';
 import { listenGrpc } from './grpc-server';
 import type { GrpcListener } from './grpc-server';
 import { otlpEndpointDeps } from './runtime';
@@ -88,6 +88,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     log(`OTLP/gRPC on ${config.host}:${grpc.port}`);
   }
   startIdleSweeper(runtime);
+  startRetentionSweeper(runtime);
 
   let stopping = false;
   const stop = (signal: string) => {
