@@ -113,10 +113,10 @@ export function startIdleSweeper(runtime: Runtime, everyMs = 60_000): NodeJS.Tim
 }
 
 /**
- * Retention: every `everyMs` (and soon after start) each project's runs older than its
+ * Retention: every `everyMs` (and 30 s after start) each project's runs older than its
  * `retentionDays` go. With many servers on one database, one sweeps while the others skip.
  */
-export function startRetentionSweeper(runtime: Runtime, everyMs = 15 * 60_000): NodeJS.Timeout {
+export function startRetentionSweeper(runtime: Runtime, everyMs: number): NodeJS.Timeout {
   let sweeping = false;
   const sweep = () => {
     const handle = runtime.handle;
@@ -130,7 +130,7 @@ export function startRetentionSweeper(runtime: Runtime, everyMs = 15 * 60_000): 
       .catch((error: unknown) => runtime.log(`Retention sweep failed: ${describeError(error)}`))
       .finally(() => (sweeping = false));
   };
-  const first = setTimeout(sweep, 30_000);
+  const first = setTimeout(sweep, Math.min(30_000, everyMs));
   first.unref();
   const timer = setInterval(sweep, everyMs);
   timer.unref();

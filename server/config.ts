@@ -41,6 +41,7 @@ const env = z.object({
     .url({ protocol: /^https?$/, error: 'LOOPSCOPE_PUBLIC_URL must be an http:// or https:// URL' })
     .optional(),
   LOOPSCOPE_DERIVE_BACKLOG: z.coerce.number().int().positive().default(1000),
+  LOOPSCOPE_RETENTION_SWEEP_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
   LOOPSCOPE_DASHBOARD_PASSWORD: z
     .string()
     .min(12, 'LOOPSCOPE_DASHBOARD_PASSWORD must be at least 12 characters')
@@ -65,6 +66,8 @@ export interface ServerConfig {
   ingest: AdmissionLimits;
   /** Runs waiting to be derived past which ingest answers 429 until derivation catches up. */
   deriveBacklog: number;
+  /** How often this server sweeps runs past their project's retention; null: never. */
+  retentionSweepMs: number | null;
   /** Null: the dashboard is open, which it only is on loopback. */
   dashboardPassword: string | null;
   /** Where people reach the dashboard, when not at the address it listens on (a proxy). */
@@ -105,6 +108,10 @@ export function readServerConfig(
       maxWaitMs: e.LOOPSCOPE_INGEST_MAX_WAIT_MS,
     }),
     deriveBacklog: e.LOOPSCOPE_DERIVE_BACKLOG,
+    retentionSweepMs:
+      e.LOOPSCOPE_RETENTION_SWEEP_MINUTES === 0
+        ? null
+        : e.LOOPSCOPE_RETENTION_SWEEP_MINUTES * 60_000,
     dashboardPassword: dashboardDoor(e.HOST, e.LOOPSCOPE_DASHBOARD_PASSWORD).password,
     publicUrl: e.LOOPSCOPE_PUBLIC_URL ?? null,
   };

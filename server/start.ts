@@ -88,7 +88,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     log(`OTLP/gRPC on ${config.host}:${grpc.port}`);
   }
   startIdleSweeper(runtime);
-  startRetentionSweeper(runtime);
+  if (config.retentionSweepMs !== null) startRetentionSweeper(runtime, config.retentionSweepMs);
 
   let stopping = false;
   const stop = (signal: string) => {

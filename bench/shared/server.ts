@@ -48,6 +48,8 @@ async function spawnBuilt(env: Record<string, string>, nodeFlags: readonly strin
         HOST: '127.0.0.1',
         PORT: String(port),
         LOOPSCOPE_GRPC_PORT: 'off',
+        // Their runs are dated anywhere in time: no retention sweep unless a test asks for one.
+        LOOPSCOPE_RETENTION_SWEEP_MINUTES: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

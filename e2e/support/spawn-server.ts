@@ -33,6 +33,8 @@ export async function spawnServer(
         PORT: String(port),
         DATABASE_URL: '',
         LOOPSCOPE_GRPC_PORT: 'off',
+        // Their runs are dated anywhere in time: no retention sweep unless a test asks for one.
+        LOOPSCOPE_RETENTION_SWEEP_MINUTES: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
