@@ -2,7 +2,8 @@
 // one, OTLP/gRPC to the other), runs whose traces go to both so both derivers race for them, and
 // the HTTP one killed with SIGKILL mid-stream and restarted. After: every span stored once, every
 // run derived once with the summary one derivation of all its spans gives, no mark lost, and
-// every rollup equal to a fresh recomputation.
+// every rollup equal to a fresh recomputation. Both sweep retention (every minute here): runs older
+// than the project's 30 days, sent too, are gone by the end.
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase } from '../db/client';
@@ -20,6 +21,7 @@ import { expect, test } from './support/fixtures';
 const KEY = 'lsk_two-servers-key-0123456789abcdef';
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = 45;
+const DAY = 86_400_000;
 
 class Rollback extends Error {}
 
@@ -60,7 +62,11 @@ test('two servers on one database, one killed with SIGKILL: every span once, eve
   await admin.unsafe(`create database ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const env = { DATABASE_URL: url.toString(), LOOPSCOPE_INIT_API_KEY: KEY };
+  const env = {
+    DATABASE_URL: url.toString(),
+    LOOPSCOPE_INIT_API_KEY: KEY,
+    LOOPSCOPE_RETENTION_SWEEP_MINUTES: '1',
+  };
   const [portA, portB, grpcB] = [freePort(), freePort(), freePort()];
   // Both start at once: one migrates while the other waits for it.
   const started = await Promise.all([
@@ -85,6 +91,13 @@ test('two servers on one database, one killed with SIGKILL: every span once, eve
       gzip: true,
       emitted,
     });
+    // Runs past the default 30 days: the servers' retention sweep removes them.
+    const toOld = createSender({ url: serverB.url, key: KEY, protocol: 'proto' });
+    for (let k = 0; k < 6; k++) {
+      emitRun(toOld.tracer, restartLoop({ runId: `two-old-${k}`, startMs: Date.now() - 40 * DAY }));
+    }
+    await toOld.flush();
+    await toOld.shutdown();
     // Every third run has a trace on each server (one run by `loop.run.id`): both derive it.
     const shared = (k: number) => k % 3 === 0;
     const emitting = (async () => {
@@ -114,6 +127,19 @@ test('two servers on one database, one killed with SIGKILL: every span once, eve
         )
         .toBe(0);
       expect(await rawRows(db, sql`select * from derive_failures`)).toEqual([]);
+      const oldLeft = async () =>
+        Number(
+          (
+            await rawRows(
+              db,
+              sql`select (select count(*) from runs where id like 'two-old-%')
+                + (select count(*) from spans where attributes->>'loop.run.id' like 'two-old-%')
+                + (select count(*) from trace_runs where run_id like 'two-old-%') as n`,
+            )
+          )[0]?.n ?? -1,
+        );
+      // The first sweep comes 30 s after a server starts.
+      await expect.poll(oldLeft, { timeout: 90_000, intervals: [1000] }).toBe(0);
 
       const spans = await rawRows(db, sql`select trace_id || ':' || span_id as id from spans`);
       const stored = new Set(spans.map((r) => String(r.id)));
