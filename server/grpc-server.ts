@@ -15,7 +15,7 @@ export async function listenGrpc(
 ): Promise<GrpcListener> {
   const server = new Server({
     'grpc.max_receive_message_length': options.maxBodyBytes,
-    // Exporters keep one connection open between batches; ping-free keepalive is theirs to set.
+    // Calls at once on one connection; admission (ingest/admission.ts) still bounds the work.
     'grpc.max_concurrent_streams': 100,
   });
   server.addService(TRACE_SERVICE, traceServiceHandlers(deps));

@@ -1,1 +1,1 @@
-ALTER TABLE "projects" ADD COLUMN "retention_days" integer DEFAULT 30 NOT NULL;
+ALTER TABLE "projects" ADD COLUMN IF NOT EXISTS "retention_days" integer DEFAULT 30 NOT NULL;
