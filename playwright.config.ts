@@ -47,6 +47,10 @@ export default defineConfig({
     env: {
       PORT: port,
       HOST: '127.0.0.1',
+      // Tests that need OTLP/gRPC start their own server on a free port.
+      LOOPSCOPE_GRPC_PORT: 'off',
+      // Their runs are dated anywhere in time: no retention sweep unless a test asks for one.
+      LOOPSCOPE_RETENTION_SWEEP_MINUTES: '0',
       LOOPSCOPE_DATA_DIR: path.join(process.env.LOOPSCOPE_E2E_DIR, 'data'),
       LOOPSCOPE_INIT_API_KEY: process.env.LOOPSCOPE_E2E_KEY,
     },

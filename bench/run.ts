@@ -1,6 +1,6 @@
 // `npm run bench [-- PART…] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]`
 // Runs the parts in order (all by default), then prints one table with the machine it ran on.
-// Parts: ingest, decode, overload (bench/ingest, decode, overload), reads, trajectory.
+// Parts: ingest, decode, overload (bench/ingest, decode, overload), reads, trajectory, retention.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ export interface BenchPart {
   run(options: BenchOptions): Promise<BenchSection | BenchSection[]>;
 }
 
-export const PARTS = ['ingest', 'decode', 'overload', 'reads', 'trajectory'] as const;
+export const PARTS = ['ingest', 'decode', 'overload', 'reads', 'trajectory', 'retention'] as const;
 export type PartName = (typeof PARTS)[number];
 
 const LOADERS: Record<PartName, () => Promise<BenchPart | null>> = {
@@ -25,6 +25,7 @@ const LOADERS: Record<PartName, () => Promise<BenchPart | null>> = {
   // exists its part reports that it is not there yet.
   reads: () => optionalPart('./reads/index.ts'),
   trajectory: () => optionalPart('./trajectory/index.ts'),
+  retention: () => import('./retention/index'),
 };
 
 /** A part's module, or null while its file does not exist. */

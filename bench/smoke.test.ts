@@ -82,6 +82,17 @@ describe('bench smoke', () => {
     );
   }, 120_000);
 
+  it('retention: the oldest week expired by the sweep, reads timed around it', async () => {
+    const options = benchOptions({ quick: true, databases: ['postgres'], log: quiet });
+    const [section] = await runParts(['retention'], options);
+    expectShape(section!);
+    const expired = section!.rows.find((r) => /^postgres: runs \/ steps expired/.test(r.metric));
+    const [runs, steps] = String(expired?.value).split(' / ').map(Number);
+    expect(runs).toBeGreaterThan(0);
+    expect(steps).toBeGreaterThan(runs!);
+    expect(numeric(section!, /^postgres: time to expire/)).toBeGreaterThan(0);
+  });
+
   it('a part that is not there yet loads as null, and the table prints every section', async () => {
     expect(await optionalPart('./no-such-part/index.ts')).toBeNull();
     const table = formatReport(

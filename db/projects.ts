@@ -11,6 +11,16 @@ export async function ensureProject(db: Executor, name: string): Promise<string>
   return row.id;
 }
 
+/** Sets how many days the project keeps its runs; false when there is no such project. */
+export async function setRetentionDays(db: Executor, name: string, days: number): Promise<boolean> {
+  const rows = await db
+    .update(projects)
+    .set({ retentionDays: days })
+    .where(eq(projects.name, name))
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}
+
 export async function createApiKey(
   db: Executor,
   projectId: string,

@@ -10,6 +10,7 @@ import { migrateDatabase } from '../db/migrate';
 import { countApiKeys, createApiKey, ensureApiKey, ensureProject } from '../db/projects';
 import { retryQuarantinedRuns } from '../db/write/derive-failures';
 import { syncPrices } from '../db/write/sync-prices';
+import { expireRuns } from '../db/write/expire-runs';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
 import { readLoopSettings, readPriceFile } from '../lib/settings';
@@ -107,6 +108,31 @@ export function startIdleSweeper(runtime: Runtime, everyMs = 60_000): NodeJS.Tim
       })
       .catch((error: unknown) => runtime.log(`Idle sweep failed: ${describeError(error)}`));
   }, everyMs);
+  timer.unref();
+  return timer;
+}
+
+/**
+ * Retention: every `everyMs` (and 30 s after start) each project's runs older than its
+ * `retentionDays` go. With many servers on one database, one sweeps while the others skip.
+ */
+export function startRetentionSweeper(runtime: Runtime, everyMs: number): NodeJS.Timeout {
+  let sweeping = false;
+  const sweep = () => {
+    const handle = runtime.handle;
+    if (sweeping || runtime.status !== 'ready' || !handle) return;
+    sweeping = true;
+    expireRuns(handle.db)
+      .then(({ removed }) => {
+        const total = [...removed.values()].reduce((a, b) => a + b, 0);
+        if (total > 0) runtime.log(`Retention removed ${total} run(s) past their project's days`);
+      })
+      .catch((error: unknown) => runtime.log(`Retention sweep failed: ${describeError(error)}`))
+      .finally(() => (sweeping = false));
+  };
+  const first = setTimeout(sweep, Math.min(30_000, everyMs));
+  first.unref();
+  const timer = setInterval(sweep, everyMs);
   timer.unref();
   return timer;
 }

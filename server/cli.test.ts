@@ -5,7 +5,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
+import { sql } from 'drizzle-orm';
 import { createApiKey, ensureProject, projectForKey } from '../db/projects';
+import { rawRows } from '../db/test-database';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'loopscope-cli-'));
@@ -15,6 +18,43 @@ const cli = (...args: string[]) =>
   });
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('loopscope projects set', () => {
+  it('sets a project’s retention days, and refuses what is not a number of days', async () => {
+    const handle = await openDatabase({ dataDir });
+    try {
+      await migrateDatabase(handle);
+      await ensureProject(handle.db, 'team-r');
+    } finally {
+      await handle.close();
+    }
+    const set = await cli('projects', 'set', 'team-r', '--retention-days', '7');
+    expect(set.stdout).toContain('"team-r" keeps its runs for 7 day(s)');
+    const stored = async () => {
+      const reopened = await openDatabase({ dataDir });
+      try {
+        const rows = await rawRows(
+          reopened.db,
+          sql`select retention_days from projects where name = 'team-r'`,
+        );
+        return rows[0]?.retention_days;
+      } finally {
+        await reopened.close();
+      }
+    };
+    expect(await stored()).toBe(7);
+    for (const bad of ['0', '-3', '2.5', 'week', '36501']) {
+      await expect(
+        cli('projects', 'set', 'team-r', `--retention-days=${bad}`),
+      ).rejects.toMatchObject({ code: 2 });
+    }
+    await expect(cli('projects', 'set', 'nobody', '--retention-days', '5')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no project "nobody"'),
+    });
+    expect(await stored()).toBe(7);
+  });
+});
 
 describe('loopscope keys', () => {
   it('creates a key (printed on the last line), lists it, revokes it', async () => {

@@ -12,7 +12,7 @@ import { DEFAULT_PROJECT } from './boot';
 import { build, ensureBuild } from './build';
 import { readServerConfig } from './config';
 import type { ServerConfig } from './config';
-import { formatKeyResult, runKeyCommand } from './key-commands';
+import { formatKeyResult, MAX_RETENTION_DAYS, runKeyCommand } from './key-commands';
 import type { KeyCommand, KeyCommandResult } from './key-commands';
 import { startServer } from './start';
 
@@ -25,6 +25,9 @@ const USAGE = `Usage:
   loopscope keys create --project NAME [--name LABEL]
   loopscope keys list
   loopscope keys revoke <key id | key prefix>
+  loopscope projects set NAME --retention-days N
+                                        keep the project's runs N days from their start (30 by
+                                        default); older ones are deleted by the running server
   loopscope demo [--project NAME]       send the sample runs to the running server (six weeks of
                                         runs; again adds nothing). OTEL_EXPORTER_OTLP_ENDPOINT and
                                         OTEL_EXPORTER_OTLP_HEADERS send them elsewhere
@@ -39,6 +42,7 @@ async function main(argv: string[]): Promise<void> {
     options: {
       project: { type: 'string' },
       name: { type: 'string' },
+      'retention-days': { type: 'string' },
       'no-build': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -66,6 +70,12 @@ async function main(argv: string[]): Promise<void> {
       await migrateDatabase(handle);
       await handle.close();
       log(`Migrated ${handle.location}`);
+      return;
+    }
+    case 'projects': {
+      const projectCommand = parseProjectCommand(sub, arg, values);
+      const result = await runAgainstDatabase(readServerConfig(process.env, ROOT), projectCommand);
+      console.log(formatKeyResult(result));
       return;
     }
     case 'keys': {
@@ -121,6 +131,22 @@ function parseKeyCommand(
     return { action: 'revoke', id: arg };
   }
   throw new UsageError(`Unknown keys command "${sub ?? ''}"`);
+}
+
+function parseProjectCommand(
+  sub: string | undefined,
+  name: string | undefined,
+  values: { 'retention-days'?: string },
+): KeyCommand {
+  if (sub !== 'set') throw new UsageError(`Unknown projects command "${sub ?? ''}"`);
+  if (!name) throw new UsageError('projects set needs the project NAME');
+  const raw = values['retention-days'];
+  if (raw === undefined) throw new UsageError('projects set needs --retention-days N');
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > MAX_RETENTION_DAYS) {
+    throw new UsageError(`--retention-days must be a whole number from 1 to ${MAX_RETENTION_DAYS}`);
+  }
+  return { action: 'set-retention', project: name, retentionDays: days };
 }
 
 /** Opens the database itself, or asks the running server that holds the PGlite folder. */

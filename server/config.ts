@@ -8,6 +8,10 @@ import { dashboardDoor } from '../lib/door/dashboard-session';
 
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // OTLP/gRPC: 0 or `off` turns it off.
+  LOOPSCOPE_GRPC_PORT: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
+    .default(4317),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
   LOOPSCOPE_DATA_DIR: z.string().min(1).default('.loopscope'),
@@ -37,6 +41,7 @@ const env = z.object({
     .url({ protocol: /^https?$/, error: 'LOOPSCOPE_PUBLIC_URL must be an http:// or https:// URL' })
     .optional(),
   LOOPSCOPE_DERIVE_BACKLOG: z.coerce.number().int().positive().default(1000),
+  LOOPSCOPE_RETENTION_SWEEP_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
   LOOPSCOPE_DASHBOARD_PASSWORD: z
     .string()
     .min(12, 'LOOPSCOPE_DASHBOARD_PASSWORD must be at least 12 characters')
@@ -45,6 +50,8 @@ const env = z.object({
 
 export interface ServerConfig {
   port: number;
+  /** OTLP/gRPC's port; null when it is off. */
+  grpcPort: number | null;
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -59,6 +66,8 @@ export interface ServerConfig {
   ingest: AdmissionLimits;
   /** Runs waiting to be derived past which ingest answers 429 until derivation catches up. */
   deriveBacklog: number;
+  /** How often this server sweeps runs past their project's retention; null: never. */
+  retentionSweepMs: number | null;
   /** Null: the dashboard is open, which it only is on loopback. */
   dashboardPassword: string | null;
   /** Where people reach the dashboard, when not at the address it listens on (a proxy). */
@@ -82,6 +91,8 @@ export function readServerConfig(
   const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2);
   return {
     port: e.PORT,
+    grpcPort:
+      e.LOOPSCOPE_GRPC_PORT === 'off' || e.LOOPSCOPE_GRPC_PORT === 0 ? null : e.LOOPSCOPE_GRPC_PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(root, e.LOOPSCOPE_DATA_DIR),
@@ -97,6 +108,10 @@ export function readServerConfig(
       maxWaitMs: e.LOOPSCOPE_INGEST_MAX_WAIT_MS,
     }),
     deriveBacklog: e.LOOPSCOPE_DERIVE_BACKLOG,
+    retentionSweepMs:
+      e.LOOPSCOPE_RETENTION_SWEEP_MINUTES === 0
+        ? null
+        : e.LOOPSCOPE_RETENTION_SWEEP_MINUTES * 60_000,
     dashboardPassword: dashboardDoor(e.HOST, e.LOOPSCOPE_DASHBOARD_PASSWORD).password,
     publicUrl: e.LOOPSCOPE_PUBLIC_URL ?? null,
   };

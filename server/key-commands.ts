@@ -1,9 +1,19 @@
-// Key management, the same whether the CLI opens the database itself or asks the running server
+// Key and project management, the same whether the CLI opens the database itself or asks the running server
 // (which it must when the server holds the PGlite folder).
 import { z } from 'zod';
 import type { Executor } from '../db/sql';
 import { projectName, safeText } from '../lib/filters';
-import { createApiKey, ensureProject, listApiKeys, revokeApiKey } from '../db/projects';
+import {
+  createApiKey,
+  ensureProject,
+  listApiKeys,
+  revokeApiKey,
+  setRetentionDays,
+} from '../db/projects';
+import { AppError } from '../lib/app-error';
+
+/** The longest retention one can set: 100 years, where a timestamp's arithmetic stays exact. */
+export const MAX_RETENTION_DAYS = 36_500;
 
 export const keyCommand = z.discriminatedUnion('action', [
   z.object({
@@ -13,6 +23,11 @@ export const keyCommand = z.discriminatedUnion('action', [
   }),
   z.object({ action: z.literal('list') }),
   z.object({ action: z.literal('revoke'), id: safeText().min(1).max(200) }),
+  z.object({
+    action: z.literal('set-retention'),
+    project: projectName,
+    retentionDays: z.number().int().min(1).max(MAX_RETENTION_DAYS),
+  }),
 ]);
 export type KeyCommand = z.infer<typeof keyCommand>;
 
@@ -29,7 +44,8 @@ export type KeyCommandResult =
         revokedAt: string | null;
       }[];
     }
-  | { action: 'revoke'; revoked: number };
+  | { action: 'revoke'; revoked: number }
+  | { action: 'set-retention'; project: string; retentionDays: number };
 
 export async function runKeyCommand(db: Executor, command: KeyCommand): Promise<KeyCommandResult> {
   switch (command.action) {
@@ -51,6 +67,15 @@ export async function runKeyCommand(db: Executor, command: KeyCommand): Promise<
     }
     case 'revoke':
       return { action: 'revoke', revoked: await revokeApiKey(db, command.id) };
+    case 'set-retention':
+      if (!(await setRetentionDays(db, command.project, command.retentionDays))) {
+        throw new AppError('not_found', `no project "${command.project}"`);
+      }
+      return {
+        action: 'set-retention',
+        project: command.project,
+        retentionDays: command.retentionDays,
+      };
   }
 }
 
@@ -78,5 +103,7 @@ export function formatKeyResult(result: KeyCommandResult): string {
         .join('\n');
     case 'revoke':
       return result.revoked === 0 ? 'No active key matched.' : `Revoked ${result.revoked} key(s).`;
+    case 'set-retention':
+      return `Project "${result.project}" keeps its runs for ${result.retentionDays} day(s).`;
   }
 }

@@ -5,7 +5,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import next from 'next';
 import { readServerConfig } from './config';
-import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
+import { connectDatabase, createRuntime, startIdleSweeper, startRetentionSweeper } from './boot';
+import { listenGrpc } from './grpc-server';
+import type { GrpcListener } from './grpc-server';
+import { otlpEndpointDeps } from './runtime';
 import { printFirstKey } from './banner';
 import { revokedSessionsFile } from './revoked-sessions-file';
 import { configureDoor } from '../lib/door/dashboard-door';
@@ -70,7 +73,22 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     );
   }
   log(`Listening on http://${config.host}:${port} (${options.dev ? 'development' : 'production'})`);
+  let grpc: GrpcListener | null = null;
+  if (config.grpcPort !== null) {
+    grpc = await listenGrpc(
+      { host: config.host, port: config.grpcPort, maxBodyBytes: config.maxBodyBytes },
+      otlpEndpointDeps,
+    ).catch((error: unknown) =>
+      fail(
+        new Error(
+          `OTLP/gRPC cannot listen on ${config.host}:${config.grpcPort} (${(error as Error).message}); set LOOPSCOPE_GRPC_PORT to another port, or to off`,
+        ),
+      ),
+    );
+    log(`OTLP/gRPC on ${config.host}:${grpc.port}`);
+  }
   startIdleSweeper(runtime);
+  if (config.retentionSweepMs !== null) startRetentionSweeper(runtime, config.retentionSweepMs);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -81,7 +99,9 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     runtime.deriver.stop();
     server.close();
     server.closeAllConnections();
-    const closing = runtime.handle?.close() ?? Promise.resolve();
+    const closing = (grpc?.close() ?? Promise.resolve()).then(
+      () => runtime.handle?.close() ?? Promise.resolve(),
+    );
     closing.catch(() => {}).finally(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));

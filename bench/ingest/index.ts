@@ -14,6 +14,8 @@ import { capturePayloads, decodePayloads } from './capture';
 import { measureCopy, measureWriteStage } from './limits';
 import { startLoadGenerator } from './load-driver';
 import type { LoadGenerator } from './load-driver';
+import { measureTwoServers } from './two-servers';
+import type { TwoServerResult } from './two-servers';
 
 export const BATCH_SIZE = 512;
 export const STEPS_PER_RUN = 12;
@@ -67,6 +69,8 @@ export interface KindResult {
   writeConcurrent: number | null;
   writers: number;
   limitRows: number;
+  /** Two built servers on this database (Postgres only; not in the in-process smoke). */
+  twoServers: TwoServerResult | null;
 }
 
 export async function run(options: BenchOptions): Promise<BenchSection> {
@@ -93,8 +97,13 @@ async function measureKind(kind: DatabaseKind, options: BenchOptions): Promise<K
         ? fastest(keptUp)
         : levels.reduce((a, b) => (b.deriveLagMs < a.deriveLagMs ? b : a));
     const peak = fastest(levels) === best ? null : fastest(levels);
+    // Before the limits, which empty the tables: the second run's spans count on their own.
+    const twoServers =
+      kind === 'postgres' && options.server === 'built'
+        ? await measureTwoServersAfter(database, best.lanes, options, log)
+        : null;
     const limits = await measureLimits(database, options, log);
-    return { kind, levels, best, peak, acked, stored, dirtyLeft, ...limits };
+    return { kind, levels, best, peak, acked, stored, dirtyLeft, twoServers, ...limits };
   } finally {
     await database.drop();
   }
@@ -201,6 +210,33 @@ async function deriverLag(server: BenchServer, lastAnswerAt: number): Promise<nu
   throw new Error('the deriver did not empty its queue in 10 minutes');
 }
 
+async function measureTwoServersAfter(
+  database: BenchDatabase,
+  lanes: number,
+  options: BenchOptions,
+  log: (message: string) => void,
+): Promise<TwoServerResult> {
+  const open = await database.open({ maxConnections: 1 });
+  try {
+    // From empty tables, as the one-server ladder began.
+    await open.query('truncate spans, trace_runs, dirty_runs, runs, steps');
+  } finally {
+    await open.close();
+  }
+  const { warmupMs, windowMs } = sizesFor(options);
+  const result = await measureTwoServers(database, {
+    lanesEach: lanes,
+    warmupMs,
+    windowMs,
+    batchSize: BATCH_SIZE,
+    stepsPerRun: STEPS_PER_RUN,
+  });
+  log(
+    `two servers, ${lanes} exporters each: ${Math.round(result.spansPerSecond)} spans/s (${result.acked} acked, ${result.stored} stored)`,
+  );
+  return result;
+}
+
 async function measureLimits(
   database: BenchDatabase,
   options: BenchOptions,
@@ -293,6 +329,24 @@ function section(results: KindResult[], options: BenchOptions): BenchSection {
         pass: r.acked === r.stored,
       },
     );
+    if (r.twoServers) {
+      const two = r.twoServers;
+      rows.push(
+        row(
+          `${k}: sustained ingest, two servers on one database (${two.lanesEach} in flight each)`,
+          two.spansPerSecond,
+          'spans/s',
+        ),
+        row(`${k}: two servers ÷ one`, two.spansPerSecond / b.spansPerSecond, '×'),
+        {
+          metric: `${k}: two servers, acknowledged spans all stored`,
+          value: `${two.acked} / ${two.stored}`,
+          unit: 'acked / stored',
+          target: 'equal',
+          pass: two.acked === two.stored,
+        },
+      );
+    }
     notes.push(
       `${k}, per level (exporters: spans/s, p50/p99 ms, peak RSS MB, derive lag s, CPU cores server / Postgres / generator (of which SDK span making)): ${r.levels
         .map(

@@ -43,7 +43,15 @@ async function spawnBuilt(env: Record<string, string>, nodeFlags: readonly strin
     [...nodeFlags, 'bin/loopscope.mjs', 'start', '--no-build'],
     {
       cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOOPSCOPE_GRPC_PORT: 'off',
+        // Their runs are dated anywhere in time: no retention sweep unless a test asks for one.
+        LOOPSCOPE_RETENTION_SWEEP_MINUTES: '0',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -2,6 +2,8 @@
 // processor and the OTLP exporter of the chosen protocol, exactly as a harness would set it up.
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
+import { Metadata } from '@grpc/grpc-js';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace';
@@ -14,9 +16,10 @@ export interface Sender {
 }
 
 export function createSender(options: {
+  /** The server's base URL; for `grpc`, its OTLP/gRPC address (`http://host:port`). */
   url: string;
   key: string;
-  protocol?: 'proto' | 'json';
+  protocol?: 'proto' | 'json' | 'grpc';
   gzip?: boolean;
   serviceName?: string;
   /** Every span the SDK ends is recorded here as `traceId:spanId` before it is exported. */
@@ -30,9 +33,11 @@ export function createSender(options: {
     timeoutMillis: 30_000,
   };
   const exporter: SpanExporter =
-    options.protocol === 'json'
-      ? (new JsonExporter(exporterOptions) as unknown as SpanExporter)
-      : (new ProtoExporter(exporterOptions) as unknown as SpanExporter);
+    options.protocol === 'grpc'
+      ? grpcExporter(options.url, options.key, options.gzip ?? false)
+      : options.protocol === 'json'
+        ? (new JsonExporter(exporterOptions) as unknown as SpanExporter)
+        : (new ProtoExporter(exporterOptions) as unknown as SpanExporter);
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'loopscope-test' }),
     spanProcessors: [
@@ -50,6 +55,18 @@ export function createSender(options: {
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
+}
+
+/** The OTLP/gRPC exporter as a harness sets it up: the key in the `authorization` metadata. */
+export function grpcExporter(url: string, key: string, gzip: boolean): SpanExporter {
+  const metadata = new Metadata();
+  metadata.set('authorization', `Bearer ${key}`);
+  return new GrpcExporter({
+    url,
+    metadata,
+    compression: (gzip ? 'gzip' : 'none') as never,
+    timeoutMillis: 30_000,
+  }) as unknown as SpanExporter;
 }
 
 function recordingProcessor(emitted: Set<string>): SpanProcessor {

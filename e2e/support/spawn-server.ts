@@ -26,7 +26,17 @@ export async function spawnServer(
     [path.join(ROOT, 'bin', 'loopscope.mjs'), 'start', '--no-build'],
     {
       cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: '', ...env },
+      // OTLP/gRPC off unless the test gives it a port: many servers share this machine.
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: '',
+        LOOPSCOPE_GRPC_PORT: 'off',
+        // Their runs are dated anywhere in time: no retention sweep unless a test asks for one.
+        LOOPSCOPE_RETENTION_SWEEP_MINUTES: '0',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

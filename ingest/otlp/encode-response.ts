@@ -33,11 +33,14 @@ export function encodeExportResponse(format: OtlpFormat, partial?: PartialSucces
   return new ProtoWriter().bytesField(1, inner.finish()).finish();
 }
 
-// google.rpc.Status codes; OTLP clients do not act on them, but they should not contradict the HTTP status.
-const GRPC_CODE: Record<AppErrorCode, number> = {
+// google.rpc.Status codes: the status of an OTLP/gRPC answer, and the `code` of an OTLP/HTTP error
+// body (where clients do not act on it, but it should not contradict the HTTP status). A request
+// too large is RESOURCE_EXHAUSTED as gRPC's own message limit answers it; without retry info, so
+// clients drop it rather than send it again.
+export const GRPC_CODE: Record<AppErrorCode, number> = {
   bad_request: 3, // INVALID_ARGUMENT
   malformed_body: 3,
-  payload_too_large: 3,
+  payload_too_large: 8, // RESOURCE_EXHAUSTED
   unsupported_media_type: 3,
   unauthorized: 16, // UNAUTHENTICATED
   forbidden: 7, // PERMISSION_DENIED
@@ -63,10 +66,34 @@ export function encodeErrorBody(
   if (format === 'json') {
     return textBytes(JSON.stringify({ code: grpcCode, message, error: { code, message } }));
   }
+  return encodeRpcStatus(grpcCode, message);
+}
+
+/**
+ * A google.rpc.Status (code = 1, message = 2, details = 3), with a google.rpc.RetryInfo detail
+ * when the client should come back after `retryAfterSeconds`: what OTLP/gRPC clients read from
+ * the `grpc-status-details-bin` trailer to know a RESOURCE_EXHAUSTED is worth retrying.
+ */
+export function encodeRpcStatus(
+  grpcCode: number,
+  message: string,
+  retryAfterSeconds?: number,
+): Uint8Array {
   const writer = new ProtoWriter().varintField(1, grpcCode);
   if (message !== '') writer.bytesField(2, textBytes(message));
+  if (retryAfterSeconds !== undefined) {
+    // RetryInfo { retry_delay = 1: Duration { seconds = 1 } } inside Any { type_url = 1, value = 2 }.
+    const delay = new ProtoWriter().varintField(1, Math.max(0, Math.ceil(retryAfterSeconds)));
+    const retryInfo = new ProtoWriter().bytesField(1, delay.finish());
+    const any = new ProtoWriter()
+      .bytesField(1, textBytes(RETRY_INFO_TYPE))
+      .bytesField(2, retryInfo.finish());
+    writer.bytesField(3, any.finish());
+  }
   return writer.finish();
 }
+
+export const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
 
 /** The `errorMessage` of a partial success: the messages kept, and how many were left out. */
 export function rejectionMessage(rejectedCount: number, messages: readonly string[]): string {

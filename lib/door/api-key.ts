@@ -40,9 +40,12 @@ export function sameHash(a: string, b: string): boolean {
 /** The key from `Authorization: Bearer <key>` (also `x-api-key`, which some exporters set). */
 export function keyFromHeaders(headers: Headers): string | null {
   const authorization = headers.get('authorization');
-  if (authorization) {
-    const match = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match?.[1] ?? null;
-  }
+  if (authorization) return keyFromAuthorization(authorization);
   return headers.get('x-api-key')?.trim() || null;
+}
+
+/** The key of an `authorization` value (`Bearer <key>`), an HTTP header or gRPC metadata. */
+export function keyFromAuthorization(authorization: string): string | null {
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match?.[1] ?? null;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "projects" ADD COLUMN IF NOT EXISTS "retention_days" integer DEFAULT 30 NOT NULL;

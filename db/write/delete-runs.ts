@@ -1,0 +1,50 @@
+// Removing runs everywhere they are kept: their summary rows, steps and rollup shares (through
+// saveRuns, the one writer of those), their spans, the trace→run map, marks and quarantine
+// entries. Every delete goes by key (project_id first), so its cost is that of the rows it
+// removes, never of the rows that stay.
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Executor } from '../sql';
+import { asPgArray, column, queryRows } from '../sql';
+import { lockRuns } from './lock-runs';
+import { saveRuns } from './save-runs';
+
+/**
+ * Deletes the runs inside the caller's transaction; returns the ids of those that existed. Each
+ * run is locked first, so a derivation of it either finished before (and its rows go) or waits
+ * and then finds no spans.
+ */
+export async function deleteRuns(
+  tx: Executor,
+  projectId: string,
+  runIds: readonly string[],
+): Promise<string[]> {
+  const sorted = [...new Set(runIds)].sort();
+  if (sorted.length === 0) return [];
+  await lockRuns(tx, projectId, sorted);
+  const ids = asPgArray(sorted);
+  // A run's traces are its spans' keys: trace_runs (project_id, run_id) finds them.
+  const traces = await queryRows(
+    tx,
+    sql`delete from trace_runs where project_id = ${projectId}::uuid
+      and run_id = any(${ids}::text[]) returning trace_id, run_id`,
+    z.object({ trace_id: column.text, run_id: column.text }),
+  );
+  const summaries = await queryRows(
+    tx,
+    sql`select id from runs where project_id = ${projectId}::uuid and id = any(${ids}::text[])`,
+    z.object({ id: column.text }),
+  );
+  // Steps, runs and every rollup's share, as a run left without spans is removed.
+  await saveRuns(tx, projectId, [], [], sorted);
+  if (traces.length > 0) {
+    await tx.execute(sql`delete from spans where project_id = ${projectId}::uuid
+      and trace_id = any(${asPgArray(traces.map((t) => t.trace_id))}::text[])`);
+  }
+  await tx.execute(sql`delete from dirty_runs where project_id = ${projectId}::uuid
+    and run_id = any(${ids}::text[])`);
+  await tx.execute(sql`delete from derive_failures where project_id = ${projectId}::uuid
+    and run_id = any(${ids}::text[])`);
+  const existed = new Set([...traces.map((t) => t.run_id), ...summaries.map((r) => r.id)]);
+  return sorted.filter((id) => existed.has(id));
+}

@@ -1,0 +1,64 @@
+// Retention: each project's runs that started more than its `retention_days` ago go, in batches
+// found by the runs' (project_id, started_at) index, so only the expired part of the table is
+// read. One process sweeps at a time: every batch's transaction first takes the retention lock
+// (a transaction-level advisory lock), and a process that cannot get it leaves the sweep to the
+// one that holds it.
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../client';
+import { column, queryRows } from '../sql';
+import { deleteRuns } from './delete-runs';
+
+/** The advisory lock key of the retention sweep (any constant no other lock uses). */
+const RETENTION_LOCK = sql`hashtextextended('loopscope:retention', 0)`;
+
+export interface ExpireOutcome {
+  /** Runs removed, by project id. */
+  removed: Map<string, number>;
+  /** Another process held the retention lock: this sweep stopped at once. */
+  busy: boolean;
+}
+
+export async function expireRuns(
+  db: Database,
+  options: { now?: Date; batch?: number } = {},
+): Promise<ExpireOutcome> {
+  const now = options.now ?? new Date();
+  const batch = options.batch ?? 500;
+  const removed = new Map<string, number>();
+  const projects = await queryRows(
+    db,
+    sql`select id, retention_days from projects order by id`,
+    z.object({ id: column.text, retention_days: column.number }),
+  );
+  for (const project of projects) {
+    const cutoff = new Date(now.getTime() - project.retention_days * 86_400_000);
+    for (;;) {
+      const outcome = await db.transaction(async (tx) => {
+        const [lock] = await queryRows(
+          tx,
+          sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK}) as held`,
+          z.object({ held: column.boolean }),
+        );
+        if (!lock?.held) return null;
+        const expired = await queryRows(
+          tx,
+          sql`select id from runs where project_id = ${project.id}::uuid
+            and started_at < ${cutoff.toISOString()}::timestamptz
+            order by started_at limit ${batch}`,
+          z.object({ id: column.text }),
+        );
+        await deleteRuns(
+          tx,
+          project.id,
+          expired.map((r) => r.id),
+        );
+        return expired.length;
+      });
+      if (outcome === null) return { removed, busy: true };
+      if (outcome > 0) removed.set(project.id, (removed.get(project.id) ?? 0) + outcome);
+      if (outcome < batch) break;
+    }
+  }
+  return { removed, busy: false };
+}

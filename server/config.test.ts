@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { readServerConfig } from './config';
+
+describe('readServerConfig: OTLP/gRPC and retention', () => {
+  it('listens for OTLP/gRPC on 4317 unless told another port, or 0 or off for none', () => {
+    expect(readServerConfig({}).grpcPort).toBe(4317);
+    expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: '4400' }).grpcPort).toBe(4400);
+    expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: '0' }).grpcPort).toBeNull();
+    expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: 'off' }).grpcPort).toBeNull();
+    for (const bad of ['on', '70000', '-1', '43.5']) {
+      expect(() => readServerConfig({ LOOPSCOPE_GRPC_PORT: bad })).toThrow(
+        /Invalid setting LOOPSCOPE_GRPC_PORT/,
+      );
+    }
+  });
+
+  it('sweeps retention every 15 minutes unless told otherwise, never at 0', () => {
+    expect(readServerConfig({}).retentionSweepMs).toBe(15 * 60_000);
+    expect(readServerConfig({ LOOPSCOPE_RETENTION_SWEEP_MINUTES: '1' }).retentionSweepMs).toBe(
+      60_000,
+    );
+    expect(
+      readServerConfig({ LOOPSCOPE_RETENTION_SWEEP_MINUTES: '0' }).retentionSweepMs,
+    ).toBeNull();
+    expect(() => readServerConfig({ LOOPSCOPE_RETENTION_SWEEP_MINUTES: 'hourly' })).toThrow(
+      /LOOPSCOPE_RETENTION_SWEEP_MINUTES/,
+    );
+  });
+});
