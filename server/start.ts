@@ -79,6 +79,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     log(`${signal}: stopping`);
     runtime.status = 'stopping';
     runtime.deriver.stop();
+    runtime.alertSender.stop();
     server.close();
     server.closeAllConnections();
     const closing = runtime.handle?.close() ?? Promise.resolve();
