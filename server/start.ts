@@ -7,6 +7,7 @@ import next from 'next';
 import { readServerConfig } from './config';
 import { connectDatabase, createRuntime, startIdleSweeper } from './boot';
 import { printFirstKey } from './banner';
+import { startWindowAlerts } from './window-alerts';
 import { revokedSessionsFile } from './revoked-sessions-file';
 import { configureDoor } from '../lib/door/dashboard-door';
 import { checkSessionRevocationsOf } from '../lib/door/dashboard-session';
@@ -71,6 +72,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   }
   log(`Listening on http://${config.host}:${port} (${options.dev ? 'development' : 'production'})`);
   startIdleSweeper(runtime);
+  startWindowAlerts(() => (runtime.status === 'ready' ? (runtime.handle?.db ?? null) : null), log);
 
   let stopping = false;
   const stop = (signal: string) => {

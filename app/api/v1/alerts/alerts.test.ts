@@ -473,3 +473,91 @@ describe.each(TEST_DATABASE_KINDS)('delivery that survives faults on %s', (kind)
     expect(receiver.received).toHaveLength(1);
   });
 });
+
+describe.each(TEST_DATABASE_KINDS)('window rules on a schedule on %s', (kind) => {
+  let server: TestServer;
+  let receiver: Receiver;
+  const api = client(() => server);
+  const HOUR = 3600_000;
+  const DAY = 24 * HOUR;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await receiver?.close();
+  });
+
+  it('a share that rose and a cost per verified unit that rose fire once per window; the rest do not', async () => {
+    const hook = { url: receiver.url, format: 'json' };
+    const share = (points: number, category: string) => ({
+      kind: 'exit_share_rise',
+      category,
+      window: '1d',
+      points,
+    });
+    const cost = (percent: number) => ({
+      kind: 'cost_per_verified_unit_rise',
+      window: '7d',
+      percent,
+    });
+    const shareRule = await api.createRule(rule('no progress up', share(20, 'no_progress'), hook));
+    await api.createRule(rule('escalations up', share(5, 'escalated'), hook));
+    await api.createRule(rule('no progress way up', share(60, 'no_progress'), hook));
+    await api.createRule(rule('only agent x', share(1, 'no_progress'), hook, { agent: 'x' }));
+    const costRule = await api.createRule(rule('unit cost up', cost(50), hook));
+    await api.createRule(rule('unit cost way up', cost(500), hook));
+
+    const now = Date.now();
+    const step = (costUsd: number) => [{ action: 'work', state: 's', costUsd }];
+    let n = 200;
+    const send = (startMs: number, exitReason: string, extra: Partial<TestRun> = {}) =>
+      api.send({
+        traceId: trace(n++),
+        agent: 'coder',
+        exitReason,
+        steps: step(0.01),
+        startMs,
+        ...extra,
+      });
+    // The day before the last one: four goal_met runs; the last day: two of four no_progress.
+    for (let k = 0; k < 4; k++) await send(now - 30 * HOUR - k * 60_000, 'goal_met');
+    for (let k = 0; k < 2; k++) await send(now - 10 * HOUR - k * 60_000, 'goal_met');
+    for (let k = 0; k < 2; k++) await send(now - 9 * HOUR - k * 60_000, 'no_progress');
+    // Cost per verified unit: $1 the week before last, $3 last week (ISO weeks, UTC).
+    const today = Math.floor(now / DAY) * DAY;
+    const monday = today - ((Math.floor(today / DAY) + 3) % 7) * DAY;
+    await send(monday - 14 * DAY + HOUR, 'goal_met', { steps: step(1.25), verified: true });
+    await send(monday - 7 * DAY + HOUR, 'goal_met', { steps: step(3.75), verified: true });
+    await server.settle();
+
+    const { judgeWindowRules } = await import('@/server/window-alerts');
+    expect(await judgeWindowRules(server.database.db, new Date(now))).toBe(2);
+    expect(await judgeWindowRules(server.database.db, new Date(now))).toBe(0);
+    await receiver.waitFor(2);
+    const events = await until(api.events, (e) => e.every((x) => x.status === 'delivered'));
+    expect(events.map((e) => e.ruleId).sort()).toEqual([shareRule, costRule].sort());
+    const shareEvent = events.find((e) => e.ruleId === shareRule)!;
+    expect(shareEvent.runId).toBeNull();
+    expect(shareEvent.summary).toBe(
+      'no progress up: no_progress was 50% of 4 runs over the last 1d, up 50 points from 0%',
+    );
+    expect(events.find((e) => e.ruleId === costRule)!.summary).toBe(
+      'unit cost up: cost per verified unit was $3.75 last week, up 200% from $1.25',
+    );
+    const body = JSON.parse(receiver.received.find((r) => r.body.includes(shareRule))!.body) as {
+      runId: null;
+      link: string;
+      run?: unknown;
+    };
+    expect(body.runId).toBeNull();
+    expect(body.run).toBeUndefined();
+    expect(body.link).toMatch(
+      new RegExp(`^${server.url}/\\?project=default&from=[^&]+Z&to=[^&]+Z$`.replace(/\//g, '\\/')),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.received).toHaveLength(2);
+  });
+});

@@ -16,21 +16,25 @@ export interface TestRun {
   exitReason?: string;
   steps: TestStep[];
   startMs?: number;
+  /** `loop.verified` on the root: a review outside the agent confirmed the outcome. */
+  verified?: boolean;
 }
 
 type Attribute = { key: string; value: Record<string, unknown> };
 
-function attributes(values: Record<string, string | number | undefined>): Attribute[] {
+function attributes(values: Record<string, string | number | boolean | undefined>): Attribute[] {
   return Object.entries(values)
-    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
     .map(([key, value]) => ({
       key,
       value:
-        typeof value === 'number'
-          ? Number.isInteger(value)
-            ? { intValue: value }
-            : { doubleValue: value }
-          : { stringValue: value },
+        typeof value === 'boolean'
+          ? { boolValue: value }
+          : typeof value === 'number'
+            ? Number.isInteger(value)
+              ? { intValue: value }
+              : { doubleValue: value }
+            : { stringValue: value },
     }));
 }
 
@@ -51,6 +55,7 @@ export function runBody(run: TestRun): string {
         'loop.agent': run.agent,
         'loop.goal': 'alert test',
         'loop.exit.reason': run.exitReason,
+        'loop.verified': run.verified,
       }),
     },
     ...run.steps.map((step, k) => ({
