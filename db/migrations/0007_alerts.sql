@@ -1,4 +1,4 @@
-CREATE TABLE "alert_deliveries" (
+CREATE TABLE IF NOT EXISTS "alert_deliveries" (
 	"project_id" uuid NOT NULL,
 	"event_id" uuid NOT NULL,
 	"attempt" integer NOT NULL,
@@ -8,7 +8,7 @@ CREATE TABLE "alert_deliveries" (
 	CONSTRAINT "alert_deliveries_project_id_event_id_attempt_pk" PRIMARY KEY("project_id","event_id","attempt")
 );
 --> statement-breakpoint
-CREATE TABLE "alert_events" (
+CREATE TABLE IF NOT EXISTS "alert_events" (
 	"project_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
 	"rule_id" uuid NOT NULL,
@@ -24,7 +24,7 @@ CREATE TABLE "alert_events" (
 	CONSTRAINT "alert_events_project_id_id_pk" PRIMARY KEY("project_id","id")
 );
 --> statement-breakpoint
-CREATE TABLE "alert_rules" (
+CREATE TABLE IF NOT EXISTS "alert_rules" (
 	"project_id" uuid NOT NULL,
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
 	"name" text NOT NULL,
@@ -40,6 +40,6 @@ CREATE TABLE "alert_rules" (
 	CONSTRAINT "alert_rules_project_id_id_pk" PRIMARY KEY("project_id","id")
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX "alert_events_once_idx" ON "alert_events" USING btree ("project_id","rule_id","dedupe_key");--> statement-breakpoint
-CREATE INDEX "alert_events_due_idx" ON "alert_events" USING btree ("status","next_attempt_at");--> statement-breakpoint
-CREATE INDEX "alert_events_fired_idx" ON "alert_events" USING btree ("project_id","fired_at");
+CREATE UNIQUE INDEX IF NOT EXISTS "alert_events_once_idx" ON "alert_events" USING btree ("project_id","rule_id","dedupe_key");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "alert_events_due_idx" ON "alert_events" USING btree ("status","next_attempt_at");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "alert_events_fired_idx" ON "alert_events" USING btree ("project_id","fired_at");
