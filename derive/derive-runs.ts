@@ -16,6 +16,7 @@ import type { LoopSettings } from '../lib/settings';
 import { deriveRun } from '../trajectory/derive-run';
 import type { PriceTable } from '../trajectory/pricing';
 import { assembleRun } from './assemble-run';
+import { fireRunAlerts } from './fire-run-alerts';
 import { toRunRow, toStepRows } from './run-rows';
 
 export interface DeriveContext {
@@ -115,4 +116,5 @@ async function deriveAndSave(
     for (const step of toStepRows(runId, assembled, derived)) stepRows.push(step);
   }
   await saveRuns(tx, projectId, runRows, stepRows, empty);
+  await fireRunAlerts(tx, projectId, runRows);
 }

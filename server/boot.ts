@@ -1,7 +1,7 @@
 // Start-up: configuration, the database (open, migrate, prices), the first API key, and the
 // timer that ends abandoned runs. A Postgres server that is down is retried until it returns.
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../db/client';
 import type { DatabaseHandle } from '../db/client';
@@ -13,16 +13,24 @@ import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns } from '../db/write/expire-runs';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
+import { newAlertKey, parseAlertKey } from '../lib/alerts/secret-box';
 import { readLoopSettings, readPriceFile } from '../lib/settings';
 import { PriceTable } from '../trajectory/pricing';
 import type { ServerConfig } from './config';
-import { createAdmission, createDeriver, getRuntime, setRuntime } from './runtime';
+import {
+  createAdmission,
+  createAlertSender,
+  createDeriver,
+  getRuntime,
+  setRuntime,
+} from './runtime';
 import type { Runtime } from './runtime';
 
 export const DEFAULT_PROJECT = 'default';
 
 export function createRuntime(config: ServerConfig, log: (message: string) => void): Runtime {
   const prices = readPriceFile(config.pricesFile);
+  const alertKey = readAlertKey(config);
   const runtime: Runtime = {
     config,
     status: 'starting',
@@ -32,6 +40,8 @@ export function createRuntime(config: ServerConfig, log: (message: string) => vo
     settings: readLoopSettings(config.settingsFile),
     admission: createAdmission(config),
     deriver: createDeriver(getRuntime),
+    alertKey,
+    alertSender: createAlertSender(getRuntime, alertKey, config.alerts),
     adminToken: null,
     log,
   };
@@ -61,6 +71,7 @@ export async function connectDatabase(
       runtime.lastError = null;
       runtime.status = 'ready';
       runtime.deriver.start();
+      runtime.alertSender.start();
       runtime.log(`Database ready: ${handle.location}`);
       return;
     } catch (error) {
@@ -90,6 +101,29 @@ async function bootstrapKeys(
   const projectId = await ensureProject(handle.db, DEFAULT_PROJECT);
   const { key } = await createApiKey(handle.db, projectId, { name: 'first start' });
   onFirstKey(key);
+}
+
+/**
+ * LOOPSCOPE_ALERT_KEY, else the key file in the data folder, made at the first start. Servers
+ * that share one Postgres database must share the key too (set the variable on each).
+ */
+function readAlertKey(config: ServerConfig): Buffer {
+  if (config.alerts.keyText !== undefined) {
+    const key = parseAlertKey(config.alerts.keyText);
+    if (key) return key;
+  }
+  const file = path.join(config.dataDir, 'alert-key');
+  try {
+    const key = parseAlertKey(readFileSync(file, 'utf8').trim());
+    if (key) return key;
+    throw new Error(`${file} does not hold a 32-byte key (64 hex digits)`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const key = newAlertKey();
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  writeFileSync(file, key.toString('hex'), { mode: 0o600, flag: 'wx' });
+  return key;
 }
 
 function writeAdminToken(dataDir: string): string {

@@ -5,6 +5,7 @@ import { DEFAULT_BODY_MIN_BYTES_PER_SECOND, DEFAULT_BODY_TIMEOUT_MS } from '../i
 import { admissionLimits, DEFAULT_MAX_WAIT_MS } from '../ingest/admission';
 import type { AdmissionLimits } from '../ingest/admission';
 import { dashboardDoor } from '../lib/door/dashboard-session';
+import { parseWebhookAllow } from '../lib/alerts/webhook-allow';
 
 const env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -46,7 +47,28 @@ const env = z.object({
     .string()
     .min(12, 'LOOPSCOPE_DASHBOARD_PASSWORD must be at least 12 characters')
     .optional(),
+  LOOPSCOPE_WEBHOOK_ALLOW: z.string().optional(),
+  LOOPSCOPE_ALERT_KEY: z
+    .string()
+    .regex(
+      /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9_-]{43})$/,
+      'LOOPSCOPE_ALERT_KEY must be 32 bytes as 64 hex digits or 43 base64url characters',
+    )
+    .optional(),
+  LOOPSCOPE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  LOOPSCOPE_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(10),
 });
+
+export interface AlertConfig {
+  /** Host names webhooks may post to; null: any (LOOPSCOPE_WEBHOOK_ALLOW unset). */
+  webhookAllow: string[] | null;
+  /** The key webhook secrets are sealed under; unset: a key file in the data folder. */
+  keyText: string | undefined;
+  timeoutMs: number;
+  maxAttempts: number;
+  /** The first retry's delay; each next one doubles it (with jitter), up to an hour. */
+  baseDelayMs: number;
+}
 
 export interface ServerConfig {
   port: number;
@@ -72,6 +94,7 @@ export interface ServerConfig {
   dashboardPassword: string | null;
   /** Where people reach the dashboard, when not at the address it listens on (a proxy). */
   publicUrl: string | null;
+  alerts: AlertConfig;
 }
 
 export function readServerConfig(
@@ -114,5 +137,12 @@ export function readServerConfig(
         : e.LOOPSCOPE_RETENTION_SWEEP_MINUTES * 60_000,
     dashboardPassword: dashboardDoor(e.HOST, e.LOOPSCOPE_DASHBOARD_PASSWORD).password,
     publicUrl: e.LOOPSCOPE_PUBLIC_URL ?? null,
+    alerts: {
+      webhookAllow: parseWebhookAllow(e.LOOPSCOPE_WEBHOOK_ALLOW),
+      keyText: e.LOOPSCOPE_ALERT_KEY,
+      timeoutMs: e.LOOPSCOPE_WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.LOOPSCOPE_WEBHOOK_MAX_ATTEMPTS,
+      baseDelayMs: 5_000,
+    },
   };
 }

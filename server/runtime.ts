@@ -11,7 +11,8 @@ import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
 import { AppError } from '../lib/app-error';
 import type { LoopSettings } from '../lib/settings';
 import type { PriceTable } from '../trajectory/pricing';
-import type { ServerConfig } from './config';
+import { AlertSender } from './alert-sender';
+import type { AlertConfig, ServerConfig } from './config';
 
 export interface Runtime {
   config: ServerConfig;
@@ -22,6 +23,9 @@ export interface Runtime {
   settings: LoopSettings;
   admission: Admission;
   deriver: Deriver;
+  /** The key webhook secrets are sealed under (lib/alerts/secret-box.ts). */
+  alertKey: Buffer;
+  alertSender: AlertSender;
   /** Lets the CLI on this machine manage keys while the server holds the PGlite folder. */
   adminToken: string | null;
   log: (message: string) => void;
@@ -69,6 +73,28 @@ export function createDeriver(runtime: () => Runtime): Deriver {
     () => deriveContext(runtime()),
     (error) => runtime().log(`deriving runs failed: ${describeError(error)}`),
   );
+}
+
+/** The sender of this process's alert outbox, reading the runtime's current database. */
+export function createAlertSender(
+  runtime: () => Runtime,
+  key: Buffer,
+  config: AlertConfig,
+): AlertSender {
+  return new AlertSender({
+    db: () => {
+      const current = runtime();
+      return current.status === 'ready' && current.handle ? current.handle.db : null;
+    },
+    key,
+    config,
+    linkBase: () => {
+      const { config } = runtime();
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      return config.publicUrl ?? `http://${host}:${config.port}`;
+    },
+    log: (message) => runtime().log(message),
+  });
 }
 
 /**

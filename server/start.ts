@@ -10,6 +10,7 @@ import { listenGrpc } from './grpc-server';
 import type { GrpcListener } from './grpc-server';
 import { otlpEndpointDeps } from './runtime';
 import { printFirstKey } from './banner';
+import { startWindowAlerts } from './window-alerts';
 import { revokedSessionsFile } from './revoked-sessions-file';
 import { configureDoor } from '../lib/door/dashboard-door';
 import { checkSessionRevocationsOf } from '../lib/door/dashboard-session';
@@ -89,6 +90,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   }
   startIdleSweeper(runtime);
   if (config.retentionSweepMs !== null) startRetentionSweeper(runtime, config.retentionSweepMs);
+  startWindowAlerts(() => (runtime.status === 'ready' ? (runtime.handle?.db ?? null) : null), log);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -97,6 +99,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     log(`${signal}: stopping`);
     runtime.status = 'stopping';
     runtime.deriver.stop();
+    runtime.alertSender.stop();
     server.close();
     server.closeAllConnections();
     const closing = (grpc?.close() ?? Promise.resolve()).then(

@@ -8,6 +8,7 @@ const SECTIONS = [
   { label: 'Runs', path: '/', owns: (p: string) => p === '/' || p.startsWith('/runs') },
   { label: 'Reports', path: '/reports/weekly', owns: (p: string) => p.startsWith('/reports') },
   { label: 'Prices', path: '/prices', owns: (p: string) => p.startsWith('/prices') },
+  { label: 'Alerts', path: '/alerts', owns: (p: string) => p.startsWith('/alerts') },
 ];
 
 /** The main navigation; each link keeps the project, window and time zone of the page. */

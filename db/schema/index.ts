@@ -1,3 +1,4 @@
+export { alertDeliveries, alertEvents, alertRules } from './alerts';
 export { apiKeys } from './api-keys';
 export { deriveFailures } from './derive-failures';
 export { dirtyRuns } from './dirty-runs';

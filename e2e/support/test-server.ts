@@ -17,7 +17,15 @@ import { configureDoor } from '../../lib/door/dashboard-door';
 import { loopSettings } from '../../lib/settings';
 import type { LoopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
-import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';
+import {
+  createAdmission,
+  createAlertSender,
+  createDeriver,
+  deriveContext,
+  setRuntime,
+} from '../../server/runtime';
+import type { AlertConfig } from '../../server/config';
+import { newAlertKey } from '../../lib/alerts/secret-box';
 import { settleRuns } from '../../derive/settle-runs';
 import type { Runtime } from '../../server/runtime';
 import { PriceTable } from '../../trajectory/pricing';
@@ -108,9 +116,15 @@ export async function startTestServer(
     bodyMinBytesPerSecond?: number;
     /** What `LOOPSCOPE_CONFIG` would give (per-agent thresholds, pollingTools, ignoreArgs). */
     settings?: LoopSettings;
+    /** Alert settings over quick test ones (retries after 50 ms, 2 s timeout). */
+    alerts?: Partial<AlertConfig>;
+    /** An existing database (a restart of the server on it); it stays open at close. */
+    database?: DatabaseHandle;
+    /** The alert key (a restart keeps it); a new one by default. */
+    alertKey?: Buffer;
   } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase(kind);
+  const database = options.database ?? (await createTestDatabase(kind));
   const defaults = readServerConfig({});
   const config = {
     ...defaults,
@@ -122,7 +136,15 @@ export async function startTestServer(
       options.ingestQueue ?? 64,
       options.ingest,
     ),
+    alerts: {
+      ...defaults.alerts,
+      timeoutMs: 2000,
+      maxAttempts: 5,
+      baseDelayMs: 50,
+      ...options.alerts,
+    },
   };
+  const alertKey = options.alertKey ?? newAlertKey();
   const runtime: Runtime = {
     config,
     status: 'ready',
@@ -132,11 +154,14 @@ export async function startTestServer(
     settings: options.settings ?? loopSettings(),
     admission: createAdmission(config),
     deriver: createDeriver(() => runtime),
+    alertKey,
+    alertSender: createAlertSender(() => runtime, alertKey, config.alerts),
     adminToken: null,
     log: () => {},
   };
   setRuntime(runtime);
   runtime.deriver.start(200);
+  runtime.alertSender.start(100);
   const newProject = async (name: string) => {
     const projectId = await ensureProject(database.db, name);
     const { key } = await createApiKey(database.db, projectId);
@@ -153,6 +178,7 @@ export async function startTestServer(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  runtime.config = { ...config, port };
   // The door answers to the address this server listens on, as the real server's does.
   configureDoor({ host: '127.0.0.1', port, password: undefined, publicUrl: null });
   return {
@@ -164,10 +190,12 @@ export async function startTestServer(
     settle,
     close: async () => {
       runtime.deriver.stop();
+      runtime.alertSender.stop();
       await runtime.deriver.idle();
+      await runtime.alertSender.idle();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }

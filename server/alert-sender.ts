@@ -1,0 +1,204 @@
+// The sender: a loop in the server process that claims due outbox rows (db/write/alert-outbox.ts)
+// and posts them. Each attempt has a timeout and follows no redirect; a non-2xx answer or an
+// error is retried with exponential backoff and jitter up to the attempt limit, then the event is
+// failed with its last error. Every attempt is logged in alert_deliveries. The event id travels
+// in X-Loopscope-Event on every attempt, so a receiver can drop the duplicates that at-least-once
+// delivery allows (a process that dies mid-request cannot know whether the POST arrived).
+import type { Database } from '../db/client';
+import { describeError } from '../db/errors';
+import { getRun } from '../db/read/get-run';
+import { claimDueEvents, recordAttempt } from '../db/write/alert-outbox';
+import type { AttemptOutcome, ClaimedEvent } from '../db/write/alert-outbox';
+import { openSecret } from '../lib/alerts/secret-box';
+import { hostAllowed } from '../lib/alerts/webhook-allow';
+import { signBody, webhookBody } from '../lib/alerts/webhook-body';
+import type { AlertEventBody } from '../lib/alerts/webhook-body';
+import { toRunSummaryJson } from '../lib/run-json';
+import type { AlertConfig } from './config';
+
+const BATCH = 16;
+const MAX_DELAY_MS = 3600_000;
+
+export interface AlertSenderDeps {
+  db: () => Database | null;
+  key: Buffer;
+  config: AlertConfig;
+  /** Where links point: LOOPSCOPE_PUBLIC_URL, else the address the server listens on. */
+  linkBase: () => string;
+  log: (message: string) => void;
+}
+
+export class AlertSender {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: AlertSenderDeps) {}
+
+  start(pollMs = 1000): void {
+    this.timer = setInterval(() => this.kick(), pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.again && this.timer) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves when the current pass (if any) is over. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    // The lease outlasts the attempt's timeout: while a POST may still be in flight, no other
+    // pass (nor process) takes the event.
+    const leaseMs = 2 * this.deps.config.timeoutMs + 5000;
+    try {
+      for (;;) {
+        const db = this.deps.db();
+        if (!db || !this.timer) return;
+        const claimed = await claimDueEvents(db, BATCH, leaseMs);
+        if (claimed.length === 0) return;
+        await Promise.all(claimed.map((event) => this.deliver(db, event)));
+      }
+    } catch (error) {
+      this.deps.log(`sending alerts failed: ${describeError(error)}`);
+    }
+  }
+
+  private async deliver(db: Database, event: ClaimedEvent): Promise<void> {
+    const { config } = this.deps;
+    const attempt = event.attempts;
+    const result = await this.post(db, event);
+    const delivered = result.error === null;
+    let next: AttemptOutcome['next'];
+    if (delivered) next = { status: 'delivered' };
+    else if (result.final || attempt >= config.maxAttempts) next = { status: 'failed' };
+    else next = { status: 'retry', atMs: Date.now() + retryDelayMs(config.baseDelayMs, attempt) };
+    await recordAttempt(
+      db,
+      { projectId: event.project_id, id: event.id, attempt },
+      { httpStatus: result.httpStatus, error: result.error, next },
+    );
+    if (!delivered) {
+      // Never the URL (a Slack webhook's path is its credential) nor the secret.
+      this.deps.log(
+        `alert event ${event.id} (rule ${event.rule_id}), attempt ${attempt}: ${result.error}${
+          next.status === 'failed' ? '; marked failed' : ''
+        }`,
+      );
+    }
+  }
+
+  private async post(
+    db: Database,
+    event: ClaimedEvent,
+  ): Promise<{ httpStatus: number | null; error: string | null; final?: boolean }> {
+    const { config, key } = this.deps;
+    const url = new URL(event.webhook_url);
+    if (!hostAllowed(url.hostname, config.webhookAllow)) {
+      return {
+        httpStatus: null,
+        error: `host ${url.hostname} is not in LOOPSCOPE_WEBHOOK_ALLOW`,
+        final: true,
+      };
+    }
+    let secret: string | null = null;
+    if (event.secret_sealed !== null) {
+      secret = openSecret(key, event.secret_sealed);
+      if (secret === null) {
+        return {
+          httpStatus: null,
+          error: "the rule's secret was sealed under another alert key (LOOPSCOPE_ALERT_KEY)",
+          final: true,
+        };
+      }
+    }
+    const body = webhookBody(
+      event.webhook_format === 'slack' ? 'slack' : 'json',
+      await this.eventBody(db, event),
+    );
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'Loopscope-Alerts/1',
+      'x-loopscope-event': event.id,
+    };
+    if (secret !== null) headers['x-loopscope-signature'] = signBody(secret, body);
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(config.timeoutMs),
+      });
+      await response.body?.cancel().catch(() => {});
+      if (response.status >= 200 && response.status < 300) {
+        return { httpStatus: response.status, error: null };
+      }
+      const error =
+        response.status >= 300 && response.status < 400
+          ? `answered ${response.status}, a redirect, which is not followed`
+          : `answered ${response.status}`;
+      return { httpStatus: response.status, error };
+    } catch (error) {
+      return { httpStatus: null, error: requestError(error, config.timeoutMs) };
+    }
+  }
+
+  private async eventBody(db: Database, event: ClaimedEvent): Promise<AlertEventBody> {
+    const base = this.deps.linkBase().replace(/\/+$/, '');
+    const project = `project=${encodeURIComponent(event.project_name)}`;
+    const detail = (event.detail ?? {}) as { from?: string; to?: string };
+    let link = `${base}/?${project}`;
+    if (event.run_id !== null) {
+      link = `${base}/runs/${encodeURIComponent(event.run_id)}?${project}`;
+    } else if (detail.from && detail.to) {
+      link += `&from=${encodeURIComponent(detail.from)}&to=${encodeURIComponent(detail.to)}`;
+    }
+    const run =
+      event.run_id === null
+        ? null
+        : await getRun(db, { projectId: event.project_id, runId: event.run_id });
+    return {
+      id: event.id,
+      rule: { id: event.rule_id, name: event.rule_name },
+      firedAt: event.fired_at,
+      runId: event.run_id,
+      summary: event.summary,
+      ...(run ? { run: toRunSummaryJson(run) } : {}),
+      link,
+    };
+  }
+}
+
+/** Exponential backoff with equal jitter: half the doubled delay, plus up to as much again. */
+export function retryDelayMs(baseMs: number, attempt: number, random = Math.random): number {
+  const ceiling = Math.min(MAX_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+function requestError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return `no answer within ${timeoutMs} ms`;
+  }
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return `could not connect (${cause.code})`;
+  return `request failed: ${cause?.message ?? (error as Error).message}`;
+}
