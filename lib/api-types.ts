@@ -134,3 +134,16 @@ export interface DeriveFailureRecord {
   firstFailedAt: string;
   retryAt: string;
 }
+
+/** `GET /api/v1/runs/{a}/diff/{b}` (docs/api.md, "Compare two runs"). */
+export interface RunDiffJson {
+  a: RunSummary;
+  b: RunSummary;
+  alignment: {
+    kind: 'same' | 'changed' | 'only_a' | 'only_b';
+    a: number | null;
+    b: number | null;
+  }[];
+  firstDivergence: { a: number | null; b: number | null } | null;
+  firstSignal: { a: number | null; b: number | null };
+}

@@ -50,9 +50,9 @@ describe('alignRuns', () => {
   it('keeps order: crossed actions pair only one way, leftovers a before b', () => {
     const { alignment } = alignRuns(run('X:1 Y:1'), run('Y:1 X:1'));
     expect(alignment).toEqual([
-      { kind: 'only_b', a: null, b: 1 },
-      { kind: 'same', a: 1, b: 2 },
-      { kind: 'only_a', a: 2, b: null },
+      { kind: 'only_a', a: 1, b: null },
+      { kind: 'same', a: 2, b: 1 },
+      { kind: 'only_b', a: null, b: 2 },
     ]);
   });
 
@@ -69,6 +69,21 @@ describe('alignRuns', () => {
     expect(alignment.filter((e) => e.kind === 'only_a').map((e) => e.a)).toEqual([2, 4]);
     expect(alignment.filter((e) => e.kind === 'only_b').map((e) => e.b)).toEqual([2, 5]);
     expect(firstDivergence).toEqual({ a: 2, b: null });
+  });
+
+  it('pairs the same steps whichever run is a', () => {
+    const failing = run('check:down restart:ok restart:ok restart:ok');
+    const passing = run('check:down fix:ok restart:ok check:up');
+    const forward = alignRuns(failing, passing).alignment.filter((e) => e.kind === 'same');
+    const backward = alignRuns(passing, failing).alignment.filter((e) => e.kind === 'same');
+    expect(forward.map((e) => [e.a, e.b])).toEqual([
+      [1, 1],
+      [2, 3],
+    ]);
+    expect(backward.map((e) => [e.b, e.a])).toEqual([
+      [1, 1],
+      [2, 3],
+    ]);
   });
 
   it('of as many action pairs, takes the one whose outcomes match', () => {

@@ -11,8 +11,9 @@ const PAIR = 3;
 
 /**
  * Pairs [i, j] increasing in both, x actions equal; outcome equality only breaks ties. Walked
- * from the start, taking a pair where it is on a best path, else passing y's step by while that
- * loses nothing, so x's steps pair as early as they can.
+ * from the start, taking a pair where it is on a best path; where passing either step by loses
+ * nothing, the one that cannot pair any more goes first (x's, if neither can), so the same two
+ * runs pair the same steps whichever is a.
  */
 export function bestPairing(
   actionX: ArrayLike<number>,
@@ -28,10 +29,13 @@ export function bestPairing(
   let below = new Float64Array(m + 1); // row i + 1: best of x[i+1..] with y[j..]
   let row = new Float64Array(m + 1);
   const directions = new Uint8Array((n * m + 3) >>> 2);
+  const lastInX = lastPositions(actionX);
+  const lastInY = lastPositions(actionY);
   for (let i = n - 1; i >= 0; i--) {
     row[m] = 0;
     const ax = actionX[i];
     const ox = outcomeX[i];
+    const xPairsUntil = lastInY.get(ax!) ?? -1;
     for (let j = m - 1; j >= 0; j--) {
       let best = -1;
       let direction = SKIP_X;
@@ -39,13 +43,16 @@ export function bestPairing(
         best = below[j + 1]! + pairWeight + (ox === outcomeY[j] ? 1 : 0);
         direction = PAIR;
       }
-      if (row[j + 1]! > best) {
-        best = row[j + 1]!;
-        direction = SKIP_Y;
-      }
-      if (below[j]! > best) {
-        best = below[j]!;
-        direction = SKIP_X;
+      const skipY = row[j + 1]!;
+      const skipX = below[j]!;
+      if (skipY > best || skipX > best) {
+        if (skipY > skipX) direction = SKIP_Y;
+        else if (skipX > skipY) direction = SKIP_X;
+        // As good either way: pass by the step that cannot pair any more.
+        else if (xPairsUntil < j) direction = SKIP_X;
+        else if ((lastInX.get(actionY[j]!) ?? -1) < i) direction = SKIP_Y;
+        else direction = SKIP_X;
+        best = Math.max(skipX, skipY);
       }
       row[j] = best;
       const cell = i * m + j;
@@ -64,4 +71,11 @@ export function bestPairing(
     else i++;
   }
   return pairs;
+}
+
+/** Each symbol's last position. */
+function lastPositions(values: ArrayLike<number>): Map<number, number> {
+  const last = new Map<number, number>();
+  for (let k = 0; k < values.length; k++) last.set(values[k]!, k);
+  return last;
 }
