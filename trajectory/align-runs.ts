@@ -31,6 +31,23 @@ export interface RunAlignment {
  * stands in the same way, docs/conventions.md).
  */
 export function alignRuns(a: readonly DiffStep[], b: readonly DiffStep[]): RunAlignment {
+  const alignment = alignStepPositions(a, b).map((entry) => ({
+    kind: entry.kind,
+    a: entry.a === null ? null : a[entry.a]!.index,
+    b: entry.b === null ? null : b[entry.b]!.index,
+  }));
+  const first = alignment.find((entry) => entry.kind !== 'same');
+  return {
+    alignment,
+    firstDivergence: first ? { a: first.a, b: first.b } : null,
+  };
+}
+
+/** The same alignment by positions in the two arrays (0-based), for views that index steps. */
+export function alignStepPositions(
+  a: readonly DiffStep[],
+  b: readonly DiffStep[],
+): AlignmentEntry[] {
   const byState = a.some((s) => s.stateHash !== null) && b.some((s) => s.stateHash !== null);
   const symbols = new Map<string | null, number>();
   const symbolOf = (hash: string | null) => {
@@ -65,25 +82,21 @@ export function alignRuns(a: readonly DiffStep[], b: readonly DiffStep[]): RunAl
   let i = 0;
   let j = 0;
   const leftovers = (untilA: number, untilB: number) => {
-    for (; i < untilA; i++) alignment.push({ kind: 'only_a', a: a[i]!.index, b: null });
-    for (; j < untilB; j++) alignment.push({ kind: 'only_b', a: null, b: b[j]!.index });
+    for (; i < untilA; i++) alignment.push({ kind: 'only_a', a: i, b: null });
+    for (; j < untilB; j++) alignment.push({ kind: 'only_b', a: null, b: j });
   };
   for (const [pi, pj] of pairs) {
     leftovers(pi, pj);
     alignment.push({
       kind: x.outcome[pi] === y.outcome[pj] ? 'same' : 'changed',
-      a: a[pi]!.index,
-      b: b[pj]!.index,
+      a: pi,
+      b: pj,
     });
     i = pi + 1;
     j = pj + 1;
   }
   leftovers(a.length, b.length);
-  const first = alignment.find((entry) => entry.kind !== 'same');
-  return {
-    alignment,
-    firstDivergence: first ? { a: first.a, b: first.b } : null,
-  };
+  return alignment;
 }
 
 interface Encoded {

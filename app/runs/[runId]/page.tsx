@@ -2,6 +2,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import { listDeriveFailures } from '@/db/read/derive-failures';
+import { baselineRun } from '@/db/read/baseline-run';
+import { CompareLinks } from '@/components/compare/compare-links';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { TrajectorySkeleton } from '@/components/skeletons';
 import { getRun } from '@/db/read/get-run';
@@ -58,9 +60,22 @@ export default async function RunPage({
       </main>
     );
   }
+  const baseline = await baselineRun(db, current.id, run);
   return (
     <main id="main" className="page">
       <RunHeader run={run} backHref={backHref} timeZone={timeZone} />
+      <CompareLinks
+        runId={run.id}
+        view={view}
+        baseline={
+          baseline
+            ? {
+                id: baseline.id,
+                href: viewHref('/runs/compare', view, { a: run.id, b: baseline.id }),
+              }
+            : null
+        }
+      />
       {quarantine}
       <Suspense fallback={<TrajectorySkeleton />}>
         <Trajectory

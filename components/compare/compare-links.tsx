@@ -1,0 +1,40 @@
+import Link from 'next/link';
+import styles from './compare.module.css';
+
+/** On a run's page: compare it with the last good run, or with any run by id. */
+export function CompareLinks({
+  runId,
+  baseline,
+  view,
+}: {
+  runId: string;
+  /** The latest earlier verified run of the same agent and goal, with its link; or none. */
+  baseline: { id: string; href: string } | null;
+  /** The view parameters (project, window, zone) the comparison keeps. */
+  view: Record<string, string>;
+}) {
+  return (
+    <nav className={styles.compareLinks} aria-label="Compare">
+      {baseline ? (
+        <Link href={baseline.href} title={`Run ${baseline.id}`}>
+          Compare with the last good run
+        </Link>
+      ) : (
+        <span className="muted">
+          No earlier verified run of this agent and goal to compare with
+        </span>
+      )}
+      <form action="/runs/compare" method="get" className={styles.compareForm}>
+        <input type="hidden" name="a" value={runId} />
+        {Object.entries(view).map(([key, value]) => (
+          <input key={key} type="hidden" name={key} value={value} />
+        ))}
+        <label>
+          Compare with…{' '}
+          <input name="b" required placeholder="run id" autoComplete="off" spellCheck={false} />
+        </label>
+        <button type="submit">Compare</button>
+      </form>
+    </nav>
+  );
+}
