@@ -17,6 +17,7 @@ import { deriveRun } from '../trajectory/derive-run';
 import type { PriceTable } from '../trajectory/pricing';
 import { assembleRun } from './assemble-run';
 import { toRunRow, toStepRows } from './run-rows';
+import { savePatterns } from './save-patterns';
 
 export interface DeriveContext {
   prices: PriceTable;
@@ -112,4 +113,5 @@ async function deriveAndSave(
     for (const step of toStepRows(runId, assembled, derived)) stepRows.push(step);
   }
   await saveRuns(tx, projectId, runRows, stepRows, empty);
+  await savePatterns(tx, projectId, runIds, runRows, stepRows);
 }
