@@ -19,7 +19,7 @@ describe('runPatterns', () => {
     const steps = [
       step(1, 'check'),
       step(2, 'restart', { actionArgs: '{"service":"orders"}' }),
-      step(3, 'restart', { signals: ['repeat'], repeatOf: 2, actionArgs: '{"service":"orders"}' }),
+      step(3, 'restart', { signals: ['repeat'], repeatOf: 2, actionArgs: '{"service":" orders"}' }),
       step(4, 'restart', { signals: ['repeat'], repeatOf: 3 }),
     ];
     const patterns = runPatterns('ops', steps);

@@ -6,8 +6,10 @@
 import { createHash } from 'node:crypto';
 import type { Signal } from './step';
 
-export const PATTERN_KINDS = ['repeat', 'revisit', 'stall', 'tool_circuit'] as const;
-export type PatternKind = (typeof PATTERN_KINDS)[number];
+import type { PatternKind } from './pattern-kinds';
+
+export { PATTERN_KINDS } from './pattern-kinds';
+export type { PatternKind } from './pattern-kinds';
 
 /** A step as derivation saved it: what the signatures read. */
 export interface PatternStep {
@@ -44,7 +46,9 @@ export function runPatterns(agent: string | null, steps: readonly PatternStep[])
   };
   steps.forEach((step, k) => {
     if (step.signals.includes('repeat') && step.actionHash !== null) {
-      add('repeat', [step.actionHash], describe(step));
+      // Labelled with the call it repeats: the first of the loop, as the agent first sent it.
+      const of = step.repeatOf === null ? -1 : positionBefore(step.repeatOf, k);
+      add('repeat', [step.actionHash], describe(of < 0 ? step : steps[of]!));
     }
     if (step.signals.includes('revisit') && step.revisitOf !== null) {
       const from = positionBefore(step.revisitOf, k);

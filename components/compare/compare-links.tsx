@@ -6,12 +6,15 @@ export function CompareLinks({
   runId,
   baseline,
   view,
+  patternsHref,
 }: {
   runId: string;
   /** The latest earlier verified run of the same agent and goal, with its link; or none. */
   baseline: { id: string; href: string } | null;
   /** The view parameters (project, window, zone) the comparison keeps. */
   view: Record<string, string>;
+  /** The loop patterns page for this run's agent and first loop's kind, when it looped. */
+  patternsHref: string | null;
 }) {
   return (
     <nav className={styles.compareLinks} aria-label="Compare">
@@ -24,6 +27,7 @@ export function CompareLinks({
           No earlier verified run of this agent and goal to compare with
         </span>
       )}
+      {patternsHref ? <Link href={patternsHref}>The same loop in other runs</Link> : null}
       <form action="/runs/compare" method="get" className={styles.compareForm}>
         <input type="hidden" name="a" value={runId} />
         {Object.entries(view).map(([key, value]) => (

@@ -6,22 +6,13 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import type { LoopPatternJson } from '../../lib/api-types';
 import type { TimeWindow } from '../../lib/filters';
+
+export type { LoopPatternJson };
 import type { PatternKind } from '../../trajectory/loop-patterns';
 import type { Executor } from '../sql';
 import { asJsonParam, column, queryRows } from '../sql';
-
-export interface LoopPatternJson {
-  kind: PatternKind;
-  agent: string | null;
-  signature: string;
-  label: string;
-  runs: number;
-  wastedUsd: number;
-  firstSeen: string;
-  lastSeen: string;
-  exampleRunIds: string[];
-}
 
 export interface PatternScope {
   projectId: string;

@@ -67,6 +67,7 @@ export default async function RunPage({
       <CompareLinks
         runId={run.id}
         view={view}
+        patternsHref={patternsHref(run, view)}
         baseline={
           baseline
             ? {
@@ -121,6 +122,22 @@ async function Trajectory({
       progressName={name}
     />
   );
+}
+
+/** The patterns page for the run's agent and its first loop's kind; null when it did not loop. */
+function patternsHref(run: RunDetail, view: Record<string, string>): string | null {
+  const { flags } = run;
+  const kind = flags.repeat
+    ? 'repeat'
+    : flags.revisit
+      ? 'revisit'
+      : flags.stall
+        ? 'stall'
+        : flags.toolCircuit
+          ? 'tool_circuit'
+          : null;
+  if (kind === null) return null;
+  return viewHref('/patterns', view, { agent: run.agent ?? undefined, kind });
 }
 
 /** Pages get the segment as it was in the URL (route handlers get it decoded): run ids may hold
