@@ -17,8 +17,14 @@ import { requireDashboardPage, requireDashboardRequest } from './dashboard-guard
 import { respond } from './http';
 import { pageTimeZone } from './page-time-zone';
 
-/** What a read settles first: its project's marked runs, one run, or nothing it would show. */
-export type SettleScope<I> = 'project' | 'nothing' | ((input: I) => { runId: string });
+/** What a read settles first: its project's marked runs, the runs it shows, or nothing. */
+export type SettleScope<I> =
+  'project' | 'nothing' | ((input: I) => { runId: string } | { runIds: string[] });
+
+/** The run ids a settle scope names. */
+function scopeRunIds(scope: { runId: string } | { runIds: string[] }): string[] {
+  return 'runIds' in scope ? scope.runIds : [scope.runId];
+}
 
 type Schema = z.ZodType;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -60,10 +66,13 @@ export function apiRead<
       const body = spec.body ? await parseBody(spec.body, request) : undefined;
       if (spec.settle === 'project') await settle(projectId);
       else if (spec.settle !== 'nothing') {
-        const { runId } = spec.settle({ params, query, body } as Parameters<typeof spec.settle>[0]);
-        const problem = runIdProblem(runId);
-        if (problem) throw new AppError('bad_request', problem);
-        await settle(projectId, runId);
+        const scope = spec.settle({ params, query, body } as Parameters<typeof spec.settle>[0]);
+        const runIds = scopeRunIds(scope);
+        for (const runId of runIds) {
+          const problem = runIdProblem(runId);
+          if (problem) throw new AppError('bad_request', problem);
+        }
+        for (const runId of runIds) await settle(projectId, runId);
       }
       const db = requireDatabase();
       return read({ projectId, db, query, params, body } as ApiReadInput<Q, P, B>);
@@ -185,7 +194,9 @@ async function chooseAndSettle<T>(
     };
   }
   if (spec.settle === 'project') await settle(project.id);
-  else if (spec.settle !== 'nothing') await settle(project.id, spec.settle(data).runId);
+  else if (spec.settle !== 'nothing') {
+    for (const runId of scopeRunIds(spec.settle(data))) await settle(project.id, runId);
+  }
   return { ok: true, db, data, project, projects, ...context };
 }
 

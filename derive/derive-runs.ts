@@ -18,6 +18,7 @@ import type { PriceTable } from '../trajectory/pricing';
 import { assembleRun } from './assemble-run';
 import { fireRunAlerts } from './fire-run-alerts';
 import { toRunRow, toStepRows } from './run-rows';
+import { savePatterns } from './save-patterns';
 
 export interface DeriveContext {
   prices: PriceTable;
@@ -117,4 +118,5 @@ async function deriveAndSave(
   }
   await saveRuns(tx, projectId, runRows, stepRows, empty);
   await fireRunAlerts(tx, projectId, runRows);
+  await savePatterns(tx, projectId, runIds, runRows, stepRows);
 }

@@ -3,6 +3,7 @@
 import type { BudgetKind, ExitCategory, VerificationState } from '../trajectory/exit-categories';
 import type { RunFlags } from '../trajectory/derive-run';
 import type { RunValueProblem } from '../trajectory/span-facts';
+import type { PatternKind } from '../trajectory/pattern-kinds';
 import type { Signal, Verdict } from '../trajectory/step';
 
 export type RunFlagsJson = RunFlags;
@@ -133,4 +134,30 @@ export interface DeriveFailureRecord {
   attempts: number;
   firstFailedAt: string;
   retryAt: string;
+}
+
+/** `GET /api/v1/runs/{a}/diff/{b}` (docs/api.md, "Compare two runs"). */
+export interface RunDiffJson {
+  a: RunSummary;
+  b: RunSummary;
+  alignment: {
+    kind: 'same' | 'changed' | 'only_a' | 'only_b';
+    a: number | null;
+    b: number | null;
+  }[];
+  firstDivergence: { a: number | null; b: number | null } | null;
+  firstSignal: { a: number | null; b: number | null };
+}
+
+/** One loop pattern of `GET /api/v1/patterns` (docs/api.md, "Loop patterns across runs"). */
+export interface LoopPatternJson {
+  kind: PatternKind;
+  agent: string | null;
+  signature: string;
+  label: string;
+  runs: number;
+  wastedUsd: number;
+  firstSeen: string;
+  lastSeen: string;
+  exampleRunIds: string[];
 }

@@ -6,6 +6,7 @@ import { oneOf, parseSearch, safeText, windowParams } from './filters';
 import type { TimeWindow } from './filters';
 import { viewParams } from './view-window';
 import { WEEKLY_GROUP_BY } from '../trajectory/report-weekly';
+import { PATTERN_KINDS } from '../trajectory/pattern-kinds';
 import { WEEK_MS, isoWeekStartMs, utcDate, weekStartsBetween } from '../trajectory/report-weeks';
 
 /** The weekly report covers this many weeks, the current one included, unless told otherwise. */
@@ -69,6 +70,16 @@ export type CapsParams = z.infer<typeof capsParams>;
 
 export const pricesParams = pageWindow.extend({ project: text }).superRefine(orderedWindow);
 
+/** The loop patterns page: the window, an agent, a kind, and one pattern to list the runs of. */
+export const patternsParams = pageWindow
+  .extend({
+    project: text,
+    agent: text,
+    kind: oneOf(PATTERN_KINDS).optional(),
+    signature: text,
+  })
+  .superRefine(orderedWindow);
+
 export interface WeekWindow extends TimeWindow {
   /** Monday of the first and last week, `YYYY-MM-DD`. */
   firstWeek: string;
@@ -124,4 +135,5 @@ export const REPORT_SCHEMAS: Record<string, z.ZodType> = {
   '/reports/compare': compareParams,
   '/reports/caps': capsParams,
   '/prices': pricesParams,
+  '/patterns': patternsParams,
 };

@@ -5,6 +5,7 @@ import { categoriesOverTime, bucketFor } from '@/db/read/categories-over-time';
 import { countFragments } from '@/db/read/count-fragments';
 import { listDeriveFailures } from '@/db/read/derive-failures';
 import { exitReasonGroups } from '@/db/read/exit-reason-groups';
+import { loopPatterns } from '@/db/read/loop-patterns';
 import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
 import type { ProjectListing } from '@/db/read/projects';
@@ -23,6 +24,7 @@ import { RunsTable } from '@/components/runs/runs-table';
 import { FragmentCallout } from '@/components/runs/fragment-callout';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { UnknownCallout } from '@/components/runs/unknown-callout';
+import { TopPatterns } from '@/components/compare/top-patterns';
 import { hrefWith } from '@/components/url/href';
 import type { QueryPatch } from '@/components/url/href';
 import { requireDashboardAction } from '../dashboard-guard';
@@ -76,14 +78,21 @@ export async function HomeBody({
   };
   const filtered = { ...scope, exitCategory: params.exitCategory };
   const bucket = bucketFor(window);
-  const [groups, buckets, facets, fragments, quarantined, page] = await Promise.all([
+  const [groups, buckets, facets, fragments, quarantined, page, patterns] = await Promise.all([
     exitReasonGroups(db, scope),
     categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
     runFacets(db, filtered),
     countFragments(db, filtered),
     listDeriveFailures(db, { projectId: project.id }),
     listRuns(db, { ...params, ...filtered }),
+    loopPatterns(db, {
+      projectId: project.id,
+      window: scope.window,
+      agent: params.agent,
+      limit: 3,
+    }),
   ]);
+  const patternsView = { ...view, agent: params.agent };
   const unknown = groups.find((g) => g.exitCategory === 'unknown')?.runs ?? 0;
   const filter = filterText(params.exitCategory, params.flag);
 
@@ -115,6 +124,11 @@ export async function HomeBody({
         selected={params.exitCategory}
         hrefFor={(c) => link({ exitCategory: c })}
         note={params.flag ? filterText(undefined, params.flag) : null}
+      />
+      <TopPatterns
+        patterns={patterns}
+        hrefFor={(signature) => viewHref('/patterns', patternsView, { signature })}
+        allHref={viewHref('/patterns', patternsView)}
       />
       <QuarantineCallout
         total={quarantined.total}

@@ -22,6 +22,7 @@ import {
 import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
 import { startBuiltServer } from '../shared/server';
 import type { BenchServer } from '../shared/server';
+import { measureDiff } from './diff';
 import { mountedRows, openAndTime, scrollFrames } from './page-probe';
 import { createBenchSender } from './sender';
 import type { MountedRows, OpenTiming } from './page-probe';
@@ -106,8 +107,17 @@ async function measure(
     const large = emitRun(sender.tracer, longTrajectory(settings.largeSteps, now - 3_600_000));
     const lost = await sender.shutdown();
     if (lost > 0) throw new Error(`${lost} spans were not accepted by the server (busy?)`);
+    // The other side of each diff, sent after (the exporter caps its concurrent exports): a
+    // cycle of five actions against four, so the two runs of a pair differ throughout.
+    const senderB = createBenchSender(server.url, server.key);
+    const smallB = emitRun(senderB.tracer, longTrajectory(settings.smallSteps, now - 7_100_000, 4));
+    const largeB = emitRun(senderB.tracer, longTrajectory(settings.largeSteps, now - 3_500_000, 4));
+    const lostB = await senderB.shutdown();
+    if (lostB > 0) throw new Error(`${lostB} spans were not accepted by the server (busy?)`);
     await waitForSteps(server, small, settings.smallSteps);
     await waitForSteps(server, large, settings.largeSteps);
+    await waitForSteps(server, smallB, settings.smallSteps);
+    await waitForSteps(server, largeB, settings.largeSteps);
 
     const context = await browser.newContext({ ...devices['Desktop Chrome'] });
     const url = (runId: string) => `${server!.url}/runs/${runId}`;
@@ -149,6 +159,18 @@ async function measure(
     const smallPage = await context.newPage();
     await openAndTime(smallPage, url(small));
     const smallMounted = await mountedRows(smallPage);
+    options.log(`trajectory ${kind}: diffing and comparing the pairs`);
+    const diffRows = await measureDiff(
+      kind,
+      server,
+      context,
+      {
+        small: { a: small, b: smallB, steps: settings.smallSteps },
+        large: { a: large, b: largeB, steps: settings.largeSteps },
+      },
+      settings.iterations,
+      notes,
+    );
     await context.close();
 
     const p50 = (list: OpenTiming[], key: keyof OpenTiming) =>
@@ -198,6 +220,7 @@ async function measure(
         scrolling.longestFrameMs,
         'ms',
       ),
+      ...diffRows,
     ];
   } finally {
     await server?.stop();

@@ -51,10 +51,14 @@ export interface OpenTiming {
  * does nothing; the first one after it selects step 1. Each press is a round trip to the
  * browser (a few ms), so the answer is seen within a few ms of the page becoming interactive.
  */
-export async function openAndTime(page: Page, url: string): Promise<OpenTiming> {
+export async function openAndTime(
+  page: Page,
+  url: string,
+  gridName = 'Steps',
+): Promise<OpenTiming> {
   await page.addInitScript(installProbe);
   await page.goto(url, { waitUntil: 'commit' });
-  const grid = page.getByRole('grid', { name: 'Steps' });
+  const grid = page.getByRole('grid', { name: gridName });
   const firstRow = grid.locator('[aria-rowindex="2"]');
   await firstRow.waitFor({ state: 'attached', timeout: 120_000 });
   const firstRowMs = await page.evaluate(() => performance.now());
@@ -95,8 +99,8 @@ export interface MountedRows {
   visible: number;
 }
 
-export async function mountedRows(page: Page): Promise<MountedRows> {
-  return page.getByRole('grid', { name: 'Steps' }).evaluate((grid) => {
+export async function mountedRows(page: Page, gridName = 'Steps'): Promise<MountedRows> {
+  return page.getByRole('grid', { name: gridName }).evaluate((grid) => {
     const scroller = grid.querySelector('[tabindex="-1"]') as HTMLElement;
     const row = grid.querySelector('[aria-rowindex="2"], [role="row"][aria-selected]');
     const height = (row as HTMLElement | null)?.offsetHeight || 30;

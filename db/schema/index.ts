@@ -10,3 +10,4 @@ export { spans } from './spans';
 export { steps } from './steps';
 export { traceRuns } from './trace-runs';
 export { weeklyRollups } from './weekly-rollups';
+export { patternRollups, runPatterns } from './loop-patterns';

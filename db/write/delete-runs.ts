@@ -1,12 +1,13 @@
 // Removing runs everywhere they are kept: their summary rows, steps and rollup shares (through
 // saveRuns, the one writer of those), their spans, the trace→run map, marks and quarantine
-// entries. Every delete goes by key (project_id first), so its cost is that of the rows it
+// entries, loop patterns and the alerts they fired. Every delete goes by key (project_id first), so its cost is that of the rows it
 // removes, never of the rows that stay.
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../sql';
 import { asPgArray, column, queryRows } from '../sql';
 import { lockRuns } from './lock-runs';
+import { replaceRunPatterns } from './run-patterns';
 import { saveRuns } from './save-runs';
 
 /**
@@ -37,6 +38,7 @@ export async function deleteRuns(
   );
   // Steps, runs and every rollup's share, as a run left without spans is removed.
   await saveRuns(tx, projectId, [], [], sorted);
+  await replaceRunPatterns(tx, projectId, sorted, []);
   if (traces.length > 0) {
     await tx.execute(sql`delete from spans where project_id = ${projectId}::uuid
       and trace_id = any(${asPgArray(traces.map((t) => t.trace_id))}::text[])`);
@@ -44,6 +46,12 @@ export async function deleteRuns(
   await tx.execute(sql`delete from dirty_runs where project_id = ${projectId}::uuid
     and run_id = any(${ids}::text[])`);
   await tx.execute(sql`delete from derive_failures where project_id = ${projectId}::uuid
+    and run_id = any(${ids}::text[])`);
+  // The alerts a run fired quote its goal and agent: a deletion request takes them too.
+  await tx.execute(sql`delete from alert_deliveries where project_id = ${projectId}::uuid
+    and event_id in (select id from alert_events where project_id = ${projectId}::uuid
+      and run_id = any(${ids}::text[]))`);
+  await tx.execute(sql`delete from alert_events where project_id = ${projectId}::uuid
     and run_id = any(${ids}::text[])`);
   const existed = new Set([...traces.map((t) => t.run_id), ...summaries.map((r) => r.id)]);
   return sorted.filter((id) => existed.has(id));

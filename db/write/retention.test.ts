@@ -50,6 +50,9 @@ describe.each(TEST_DATABASE_KINDS)('deleting and keeping data on %s', (kind) => 
       traceRuns: await count(
         sql`select count(*) as n from trace_runs where project_id = ${projectId}::uuid and run_id = any(${ids}::text[])`,
       ),
+      patterns: await count(
+        sql`select count(*) as n from run_patterns where project_id = ${projectId}::uuid and run_id = any(${ids}::text[])`,
+      ),
       // Spans carry their run id in their attributes (`loop.run.id`): found without trace_runs.
       spans: await count(
         sql`select count(*) as n from spans where project_id = ${projectId}::uuid
@@ -58,7 +61,7 @@ describe.each(TEST_DATABASE_KINDS)('deleting and keeping data on %s', (kind) => 
     };
   }
 
-  const none = { runs: 0, steps: 0, traceRuns: 0, spans: 0 };
+  const none = { runs: 0, steps: 0, traceRuns: 0, patterns: 0, spans: 0 };
 
   const api = (path: string, key: string, method = 'GET') =>
     fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}` } });
@@ -77,6 +80,7 @@ describe.each(TEST_DATABASE_KINDS)('deleting and keeping data on %s', (kind) => 
       runs: 1,
       steps: 4,
       traceRuns: 1,
+      patterns: 1,
       spans: 5,
     });
 

@@ -241,6 +241,7 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
       // Back to the schema before 0003_run_rollups, with the runs in place; then start.
       // (0003 and every migration after it: what they made goes, their records go.)
       await fresh.db.execute(sql`drop table run_rollups, run_category_rollups, run_agent_rollups`);
+      await fresh.db.execute(sql`drop table pattern_rollups, run_patterns`);
       await fresh.db.execute(sql`drop type rollup_grain`);
       await fresh.db.execute(
         sql`drop index runs_cost_idx, runs_wasted_idx, runs_steps_idx, runs_duration_idx`,

@@ -224,6 +224,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
       await fresh.db.execute(sql`drop table dirty_runs`);
       await fresh.db.execute(sql`drop index runs_window_idx`);
       await fresh.db.execute(sql`drop table run_rollups, run_category_rollups, run_agent_rollups`);
+      await fresh.db.execute(sql`drop table pattern_rollups, run_patterns`);
       await fresh.db.execute(sql`drop type rollup_grain`);
       await fresh.db.execute(
         sql`drop index runs_cost_idx, runs_wasted_idx, runs_steps_idx, runs_duration_idx`,

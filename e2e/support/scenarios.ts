@@ -132,6 +132,44 @@ export function restartLoop(overrides: Partial<RunSpec> = {}): RunSpec {
   };
 }
 
+/** The restart loop's good twin: the config fixed before the restart, the health checked after. */
+export function fixedRestart(overrides: Partial<RunSpec> = {}): RunSpec {
+  return {
+    goal: 'Bring the orders service back up',
+    agent: 'ops-agent',
+    steps: [
+      {
+        action: 'check_health',
+        args: { service: 'orders' },
+        result: { status: 'down' },
+        costUsd: 0.01,
+      },
+      {
+        action: 'update_config',
+        args: { service: 'orders', databaseUrl: 'postgres://db-new/orders' },
+        result: 'updated',
+        costUsd: 0.02,
+      },
+      {
+        action: 'restart_service',
+        args: { service: 'orders' },
+        result: 'restart ok',
+        costUsd: 0.02,
+      },
+      {
+        action: 'check_health',
+        args: { service: 'orders' },
+        result: { status: 'up' },
+        verdict: 'pass',
+        verdictSource: 'environment',
+        costUsd: 0.01,
+      },
+    ],
+    end: { termination: { kind: 'goal_met' } },
+    ...overrides,
+  };
+}
+
 const states = (...letters: string[]) => letters.map((l) => ({ file: `fix-${l}` }));
 
 /** Fix A / fix B / fix A …: the state oscillates, every action differs from the last. */

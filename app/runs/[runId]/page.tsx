@@ -2,6 +2,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import { listDeriveFailures } from '@/db/read/derive-failures';
+import { baselineRun } from '@/db/read/baseline-run';
+import { CompareLinks } from '@/components/compare/compare-links';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { TrajectorySkeleton } from '@/components/skeletons';
 import { getRun } from '@/db/read/get-run';
@@ -58,9 +60,23 @@ export default async function RunPage({
       </main>
     );
   }
+  const baseline = await baselineRun(db, current.id, run);
   return (
     <main id="main" className="page">
       <RunHeader run={run} backHref={backHref} timeZone={timeZone} />
+      <CompareLinks
+        runId={run.id}
+        view={view}
+        patternsHref={patternsHref(run, view)}
+        baseline={
+          baseline
+            ? {
+                id: baseline.id,
+                href: viewHref('/runs/compare', view, { a: run.id, b: baseline.id }),
+              }
+            : null
+        }
+      />
       {quarantine}
       <Suspense fallback={<TrajectorySkeleton />}>
         <Trajectory
@@ -106,6 +122,22 @@ async function Trajectory({
       progressName={name}
     />
   );
+}
+
+/** The patterns page for the run's agent and its first loop's kind; null when it did not loop. */
+function patternsHref(run: RunDetail, view: Record<string, string>): string | null {
+  const { flags } = run;
+  const kind = flags.repeat
+    ? 'repeat'
+    : flags.revisit
+      ? 'revisit'
+      : flags.stall
+        ? 'stall'
+        : flags.toolCircuit
+          ? 'tool_circuit'
+          : null;
+  if (kind === null) return null;
+  return viewHref('/patterns', view, { agent: run.agent ?? undefined, kind });
 }
 
 /** Pages get the segment as it was in the URL (route handlers get it decoded): run ids may hold

@@ -1,0 +1,54 @@
+import {
+  doublePrecision,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { rollupGrainEnum } from './run-rollups';
+
+// Loop patterns across runs (trajectory/loop-patterns.ts names them). `run_patterns` holds each
+// run's patterns with what the pattern page sums (the run's start, its wasted spend), replaced
+// whole in the transaction that derives the run; `pattern_rollups` counts them per UTC hour and
+// day like run_rollups (db/write/run-patterns.ts keeps it by deltas), so a window's patterns are
+// read from a few hundred rollup rows and the runs of its two edge hours, never from steps.
+// A run without an agent is keyed '' (ingest never stores '' for a name).
+export const runPatterns = pgTable(
+  'run_patterns',
+  {
+    projectId: uuid('project_id').notNull(),
+    runId: text('run_id').notNull(),
+    signature: text('signature').notNull(),
+    kind: text('kind').notNull(),
+    agent: text('agent').notNull(),
+    label: text('label').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
+    wastedUsd: doublePrecision('wasted_usd').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.runId, t.signature] }),
+    // A pattern's runs, newest first (its example runs, its list) and a window's edge hours.
+    index('run_patterns_signature_idx').on(t.projectId, t.signature, t.startedAt),
+    index('run_patterns_started_idx').on(t.projectId, t.startedAt),
+  ],
+);
+
+export const patternRollups = pgTable(
+  'pattern_rollups',
+  {
+    projectId: uuid('project_id').notNull(),
+    grain: rollupGrainEnum('grain').notNull(),
+    bucket: timestamp('bucket', { withTimezone: true }).notNull(),
+    signature: text('signature').notNull(),
+    kind: text('kind').notNull(),
+    agent: text('agent').notNull(),
+    runs: integer('runs').notNull(),
+    wastedUsd: numeric('wasted_usd').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.grain, t.bucket, t.signature, t.kind, t.agent] })],
+);

@@ -1,0 +1,78 @@
+// Each run's loop patterns (run_patterns) and their hourly and daily rollup (pattern_rollups),
+// replaced in the transaction that derives the run: the runs' old contribution out, the new one
+// in (rollup-delta.ts), so deriving a run again never counts it twice.
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../sql';
+import { asJsonParam, asPgArray } from '../sql';
+import { applyDelta, contributionsOf } from './rollup-delta';
+import type { RollupSpec } from './rollup-delta';
+
+export interface RunPatternRow {
+  runId: string;
+  signature: string;
+  kind: string;
+  /** '' for a run without an agent. */
+  agent: string;
+  label: string;
+  startedAtMs: number;
+  wastedUsd: number;
+}
+
+export const PATTERN_ROLLUP: RollupSpec = {
+  keys: [
+    { name: 'hour', type: 'timestamptz' },
+    { name: 'signature', type: 'text' },
+    { name: 'kind', type: 'text' },
+    { name: 'agent', type: 'text' },
+  ],
+  measures: [
+    { name: 'runs', type: 'int' },
+    { name: 'wasted_usd', type: 'numeric' },
+  ],
+  contribution: (projectId, runIds) => sql`
+    select date_trunc('hour', started_at, 'UTC') as hour, signature, kind, agent,
+      count(*)::int as runs, coalesce(sum(wasted_usd::numeric), 0) as wasted_usd
+    from run_patterns
+    where project_id = ${projectId}::uuid
+      ${runIds === null ? sql`` : sql`and run_id = any(${asPgArray(runIds)}::text[])`}
+    group by 1, 2, 3, 4`,
+  targets: [
+    {
+      table: 'pattern_rollups',
+      keys: [
+        { name: 'grain', expr: 'g.grain', type: 'rollup_grain' },
+        { name: 'bucket', expr: `date_trunc(g.grain::text, d.hour, 'UTC')`, type: 'timestamptz' },
+        { name: 'signature', expr: 'd.signature', type: 'text' },
+        { name: 'kind', expr: 'd.kind', type: 'text' },
+        { name: 'agent', expr: 'd.agent', type: 'text' },
+      ],
+      fanOut: `cross join (values ('hour'::rollup_grain), ('day'::rollup_grain)) g(grain)`,
+    },
+  ],
+};
+
+/** Replaces the patterns of `runIds` with `rows` (runs without a row are left with none). */
+export async function replaceRunPatterns(
+  tx: Executor,
+  projectId: string,
+  runIds: readonly string[],
+  rows: readonly RunPatternRow[],
+): Promise<void> {
+  if (runIds.length === 0) return;
+  const before = await contributionsOf(tx, PATTERN_ROLLUP, projectId, runIds);
+  if (before.length === 0 && rows.length === 0) return;
+  await tx.execute(sql`
+    delete from run_patterns
+    where project_id = ${projectId}::uuid and run_id = any(${asPgArray(runIds)}::text[])`);
+  if (rows.length > 0) {
+    await tx.execute(sql`
+      insert into run_patterns (project_id, run_id, signature, kind, agent, label, started_at,
+        wasted_usd)
+      select ${projectId}::uuid, x."runId", x.signature, x.kind, x.agent, x.label,
+        to_timestamp(x."startedAtMs" / 1000.0), x."wastedUsd"
+      from jsonb_to_recordset(${asJsonParam(rows)}::jsonb) as x("runId" text, signature text,
+        kind text, agent text, label text, "startedAtMs" float8, "wastedUsd" float8)
+      order by x."runId", x.signature`);
+  }
+  await applyDelta(tx, PATTERN_ROLLUP, projectId, runIds, before);
+}
