@@ -8,6 +8,7 @@ import type { RunValueProblem, SpanFacts } from '../trajectory/span-facts';
 import { addSpend, NO_SPEND, SpanTree } from './span-tree';
 import type { Spend, StoredSpan } from './span-tree';
 import { assembleSteps } from './assemble-steps';
+import { runSearchText } from './search-text';
 
 export interface AssembledStep extends StepInput {
   traceId: string;
@@ -30,6 +31,10 @@ export interface AssembledRun {
   agent: string | null;
   variant: string | null;
   goal: string | null;
+  sessionId: string | null;
+  tags: string[];
+  /** What a runs search matches (derive/search-text.ts). */
+  searchText: string;
   escalation: string | null;
   limits: { maxSteps: number | null; maxUsd: number | null; wallClockMs: number | null };
   startedAtMs: number;
@@ -79,13 +84,27 @@ export function assembleRun(
   };
 
   const steps = assembleSteps(tree);
+  const agent = runFact('agent') ?? runFact('serviceName') ?? null;
+  const variant = runFact('variant') ?? null;
+  const goal = runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null;
   return {
     input,
     steps,
     rootSpanId: root?.spanId ?? null,
-    agent: runFact('agent') ?? runFact('serviceName') ?? null,
-    variant: runFact('variant') ?? null,
-    goal: runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null,
+    agent,
+    variant,
+    goal,
+    sessionId: runFact('sessionId') ?? null,
+    tags: runFact('tags') ?? [],
+    searchText: runSearchText({
+      goal,
+      agent,
+      variant,
+      actions: steps.map((s) => s.action),
+      exitReason: end.reason?.raw ?? null,
+      exitDetail: end.detail,
+      spans: tree.spans,
+    }),
     escalation: runFact('escalation') ?? null,
     limits: {
       maxSteps: runFact('maxSteps') ?? null,

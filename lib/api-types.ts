@@ -4,6 +4,7 @@ import type { BudgetKind, ExitCategory, VerificationState } from '../trajectory/
 import type { RunFlags } from '../trajectory/derive-run';
 import type { RunValueProblem } from '../trajectory/span-facts';
 import type { Signal, Verdict } from '../trajectory/step';
+import type { VerificationSource } from '../trajectory/verification';
 
 export type RunFlagsJson = RunFlags;
 
@@ -18,6 +19,11 @@ export interface RunSummary {
   exitKind: BudgetKind | null;
   verification: VerificationState;
   verifiedUnits: number;
+  /** Who settled `verification`: an environment verdict, a review (`loop.verified`), a person. */
+  verificationSource: VerificationSource | null;
+  /** The conversation the run belongs to (`loop.session.id`, `session.id`, …). */
+  sessionId: string | null;
+  tags: string[];
   startedAt: string;
   endedAt: string | null;
   durationMs: number | null;
