@@ -9,6 +9,7 @@ import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
 import type { ProjectListing } from '@/db/read/projects';
 import { runFacets } from '@/db/read/run-facets';
+import { runModels } from '@/db/read/run-models';
 import type { Executor } from '@/db/sql';
 import { AppError } from '@/lib/app-error';
 import { projectName } from '@/lib/filters';
@@ -20,6 +21,7 @@ import { ExitTiles } from '@/components/runs/exit-tiles';
 import { FilterSelect } from '@/components/runs/filter-select';
 import { Pager } from '@/components/runs/pager';
 import { RunsTable } from '@/components/runs/runs-table';
+import { RunSearch } from '@/components/runs/run-search';
 import { FragmentCallout } from '@/components/runs/fragment-callout';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { UnknownCallout } from '@/components/runs/unknown-callout';
@@ -76,13 +78,22 @@ export async function HomeBody({
   };
   const filtered = { ...scope, exitCategory: params.exitCategory };
   const bucket = bucketFor(window);
-  const [groups, buckets, facets, fragments, quarantined, page] = await Promise.all([
+  // Search and the filters beside it narrow the list; the tiles and the chart keep the window.
+  const searched = {
+    q: params.q,
+    verification: params.verification,
+    model: params.model,
+    costAbove: params.costAbove,
+  };
+  const searching = Object.values(searched).some((v) => v !== undefined && v !== '');
+  const [groups, buckets, facets, fragments, quarantined, page, models] = await Promise.all([
     exitReasonGroups(db, scope),
     categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
     runFacets(db, filtered),
     countFragments(db, filtered),
     listDeriveFailures(db, { projectId: project.id }),
-    listRuns(db, { ...params, ...filtered }),
+    listRuns(db, { ...params, ...filtered, ...searched }),
+    runModels(db, scope),
   ]);
   const unknown = groups.find((g) => g.exitCategory === 'unknown')?.runs ?? 0;
   const filter = filterText(params.exitCategory, params.flag);
@@ -143,6 +154,21 @@ export async function HomeBody({
           <h2 id="runs-title">Runs</h2>
           {filter ? <span className="muted">{filter}</span> : null}
         </div>
+        <RunSearch
+          raw={raw}
+          values={searched}
+          models={models}
+          clearHref={
+            searching
+              ? link({ q: null, verification: null, model: null, costAbove: null, cursor: null })
+              : null
+          }
+        />
+        {searching && page.runs.length === 0 ? (
+          <p className="muted" role="status">
+            No run in this window matches the search.
+          </p>
+        ) : null}
         <RunsTable
           runs={page.runs}
           sort={params.sort}

@@ -1,0 +1,134 @@
+// Investigating in a browser. A person's verdict given on the run page: the run's badge changes,
+// the weekly report counts the units at once, a contradiction marks the success fabricated, and
+// the note stays text whatever it holds. The search bar narrows the runs list.
+import { createSender } from './support/otel';
+import { emitRun } from './support/scenarios';
+import { createProjectKey, uniqueName, waitForRuns } from './support/projects';
+import { keepScreen } from './support/screens';
+import { expect, test } from './support/fixtures';
+
+const project = uniqueName('verdict');
+const HOSTILE_NOTE = '<img src=x onerror="window.__pwned=1"> checked by hand';
+let runId = '';
+
+test.beforeAll(async ({ baseURL }) => {
+  const key = await createProjectKey(project);
+  const sender = createSender({ url: baseURL ?? '', key, gzip: true });
+  runId = emitRun(sender.tracer, {
+    goal: 'Migrate the invoices table',
+    agent: 'migrator',
+    startMs: Date.now() - 3600_000,
+    attributes: { 'loop.session.id': 'ticket-1234', 'loop.tags': ['prod', 'db'] },
+    steps: [
+      { action: 'run_migration', args: { table: 'invoices' }, costUsd: 0.3 },
+      { action: 'report', args: {}, costUsd: 0.2 },
+    ],
+    end: { termination: { kind: 'goal_met' } },
+  });
+  emitRun(sender.tracer, {
+    goal: 'Rebuild the search index',
+    agent: 'indexer',
+    startMs: Date.now() - 1800_000,
+    steps: [{ action: 'reindex', args: {}, costUsd: 0.05 }],
+    end: { termination: { kind: 'goal_met' } },
+  });
+  await sender.shutdown();
+  await waitForRuns(baseURL ?? '', key, 2);
+});
+
+test('a verdict given on the run page changes its badge and the weekly numbers', async ({
+  page,
+}, testInfo) => {
+  const runPage = `/runs/${encodeURIComponent(runId)}?project=${project}`;
+  await page.goto(runPage);
+  const checked = page.getByRole('region', { name: 'Verification and signals' });
+  await expect(checked).toContainText('unverified');
+  await expect(page.getByText('session ticket-1234')).toBeVisible();
+  await expect(page.getByText('tags prod, db')).toBeVisible();
+
+  const verdict = page.getByRole('region', { name: 'Your verdict' });
+  await verdict.getByLabel('verified').check();
+  await verdict.getByLabel('units').fill('2');
+  await verdict.getByLabel(/Note/).fill(HOSTILE_NOTE);
+  await verdict.getByRole('button', { name: 'Record verdict' }).click();
+
+  await expect(checked).toContainText('✓ verified · by a person');
+  await expect(checked).toContainText('2 unit(s)');
+  await expect(verdict).toContainText('You checked: verified, 2 unit(s)');
+  // The note is shown as the text it is: no element was made of it, nothing ran.
+  await expect(verdict.getByRole('blockquote')).toHaveText(HOSTILE_NOTE);
+  expect(await verdict.locator('img').count()).toBe(0);
+  expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  await keepScreen(page, testInfo, 'verdict-given');
+
+  await page.goto(`/reports/weekly?project=${project}`);
+  const row = page.getByRole('row').filter({ hasText: 'migrator' });
+  // $0.50 spent, 2 units a person confirmed.
+  await expect(row).toContainText('$0.250');
+
+  await page.goto(runPage);
+  await verdict.getByLabel('contradicted').check();
+  await verdict.getByRole('button', { name: 'Record verdict' }).click();
+  await expect(checked).toContainText('✗ contradicted · by a person');
+  await expect(page.getByRole('alert').filter({ hasText: 'Fabricated success.' })).toContainText(
+    'a person who checked it contradicted it',
+  );
+  await expect(checked).toContainText('fabricated success');
+  await page.goto(`/reports/weekly?project=${project}`);
+  await expect(page.getByRole('row').filter({ hasText: 'migrator' })).not.toContainText('$0.250');
+
+  await page.goto(runPage);
+  await verdict.getByRole('button', { name: 'Take back' }).click();
+  await expect(checked).toContainText('unverified');
+  await expect(verdict).not.toContainText('You checked');
+});
+
+test('a search narrows the runs list, and hostile text is only text', async ({
+  page,
+}, testInfo) => {
+  await page.goto(`/?project=${project}`);
+  const table = page.getByRole('table').last();
+  await expect(table.getByRole('link', { name: 'Rebuild the search index' })).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Migrate the invoices table' })).toBeVisible();
+  const search = page.getByRole('search', { name: 'Search runs' });
+  await search.getByRole('searchbox').fill('run_migration invoices');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/q=run_migration\+invoices/);
+  await expect(table.getByRole('link', { name: 'Migrate the invoices table' })).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Rebuild the search index' })).toHaveCount(0);
+  await keepScreen(page, testInfo, 'search-narrowed');
+
+  await search.getByRole('searchbox').fill(`%_' "\\ <b>x</b>`);
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByRole('status')).toHaveText('No run in this window matches the search.');
+  await expect(search.getByRole('searchbox')).toHaveValue(`%_' "\\ <b>x</b>`);
+
+  await page.getByRole('link', { name: 'Clear search' }).click();
+  await expect(table.getByRole('link', { name: 'Rebuild the search index' })).toBeVisible();
+  await search.getByLabel('Cost above $').fill('0.1');
+  await search.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/costAbove=0.1/);
+  await expect(table.getByRole('link', { name: 'Rebuild the search index' })).toHaveCount(0);
+  await expect(table.getByRole('link', { name: 'Migrate the invoices table' })).toBeVisible();
+});
+
+test('the verdict form reads well at 390px and in dark mode', async ({ browser }, testInfo) => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      colorScheme,
+    });
+    const page = await context.newPage();
+    await page.goto(`/runs/${encodeURIComponent(runId)}?project=${project}`);
+    await expect(page.getByRole('region', { name: 'Your verdict' })).toBeVisible();
+    await keepScreen(page, testInfo, `verdict-390-${colorScheme}`);
+    await context.close();
+  }
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 900 },
+    colorScheme: 'dark',
+  });
+  await page.goto(`/runs/${encodeURIComponent(runId)}?project=${project}`);
+  await keepScreen(page, testInfo, 'verdict-1280-dark');
+  await page.close();
+});
