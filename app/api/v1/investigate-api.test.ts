@@ -336,4 +336,63 @@ describe.each(TEST_DATABASE_KINDS)('sessions, tags and verification source on %s
       expect((await call(`/api/v1/runs?costAbove=-1`)).status).toBe(400);
     });
   });
+
+  describe('sessions', () => {
+    interface Session {
+      id: string;
+      agent: string | null;
+      runs: number;
+      startedAt: string;
+      endedAt: string | null;
+      costUsd: number;
+      verifiedUnits: number;
+      exitCategories: Record<string, number>;
+    }
+
+    it('lists runs with one session id as one session, the latest first, with their totals', async () => {
+      const { status, body } = await call<{ sessions: Session[]; nextCursor: string | null }>(
+        '/api/v1/sessions',
+      );
+      expect(status).toBe(200);
+      expect(body.sessions.map((s) => s.id)).toEqual(['thread-9', 'conv-42']);
+      const conv = body.sessions.find((s) => s.id === 'conv-42')!;
+      expect(conv).toMatchObject({
+        agent: 'support',
+        runs: 2,
+        exitCategories: { goal_satisfied: 2 },
+      });
+      expect(conv.costUsd).toBeCloseTo(0.07, 10);
+      expect(conv.endedAt).not.toBeNull();
+      expect(Date.parse(conv.startedAt)).toBeLessThan(Date.parse(conv.endedAt!));
+      expect(body.nextCursor).toBeNull();
+    });
+
+    it('pages with a cursor and filters by agent', async () => {
+      const first = await call<{ sessions: Session[]; nextCursor: string | null }>(
+        '/api/v1/sessions?limit=1',
+      );
+      expect(first.body.sessions.map((s) => s.id)).toEqual(['thread-9']);
+      const second = await call<{ sessions: Session[]; nextCursor: string | null }>(
+        `/api/v1/sessions?limit=1&cursor=${first.body.nextCursor}`,
+      );
+      expect(second.body.sessions.map((s) => s.id)).toEqual(['conv-42']);
+      expect(second.body.nextCursor).toBeNull();
+      const writer = await call<{ sessions: Session[] }>('/api/v1/sessions?agent=writer');
+      expect(writer.body.sessions.map((s) => s.id)).toEqual(['thread-9']);
+      expect((await call('/api/v1/sessions?cursor=nonsense')).status).toBe(400);
+    });
+
+    it('one session has its runs in start order; another project sees none of it', async () => {
+      const { status, body } = await call<{ session: Session; runs: RunSummary[] }>(
+        '/api/v1/sessions/conv-42',
+      );
+      expect(status).toBe(200);
+      expect(body.runs.map((r) => r.id)).toEqual([ids.sessionLoop, ids.sessionFallback]);
+      expect(body.session).toMatchObject({ id: 'conv-42', runs: 2, verifiedUnits: 1 });
+      expect((await call('/api/v1/sessions/no-such-session')).status).toBe(404);
+      expect((await call('/api/v1/sessions/conv-42', {}, other.key)).status).toBe(404);
+      const elsewhere = await call<{ sessions: Session[] }>('/api/v1/sessions', {}, other.key);
+      expect(elsewhere.body.sessions).toEqual([]);
+    });
+  });
 });
