@@ -26,6 +26,14 @@ test.beforeAll(async ({ baseURL }) => {
     end: { termination: { kind: 'goal_met' } },
   });
   emitRun(sender.tracer, {
+    goal: 'Check the invoices after the migration',
+    agent: 'migrator',
+    startMs: Date.now() - 3000_000,
+    attributes: { 'session.id': 'ticket-1234' },
+    steps: [{ action: 'count_rows', args: { table: 'invoices' }, costUsd: 0.02 }],
+    end: { termination: { kind: 'model_stopped' } },
+  });
+  emitRun(sender.tracer, {
     goal: 'Rebuild the search index',
     agent: 'indexer',
     startMs: Date.now() - 1800_000,
@@ -33,7 +41,7 @@ test.beforeAll(async ({ baseURL }) => {
     end: { termination: { kind: 'goal_met' } },
   });
   await sender.shutdown();
-  await waitForRuns(baseURL ?? '', key, 2);
+  await waitForRuns(baseURL ?? '', key, 3);
 });
 
 test('a verdict given on the run page changes its badge and the weekly numbers', async ({
@@ -63,8 +71,8 @@ test('a verdict given on the run page changes its badge and the weekly numbers',
 
   await page.goto(`/reports/weekly?project=${project}`);
   const row = page.getByRole('row').filter({ hasText: 'migrator' });
-  // $0.50 spent, 2 units a person confirmed.
-  await expect(row).toContainText('$0.250');
+  // $0.52 spent by migrator's two runs, 2 units a person confirmed.
+  await expect(row).toContainText('$0.260');
 
   await page.goto(runPage);
   await verdict.getByLabel('contradicted').check();
@@ -75,7 +83,7 @@ test('a verdict given on the run page changes its badge and the weekly numbers',
   );
   await expect(checked).toContainText('fabricated success');
   await page.goto(`/reports/weekly?project=${project}`);
-  await expect(page.getByRole('row').filter({ hasText: 'migrator' })).not.toContainText('$0.250');
+  await expect(page.getByRole('row').filter({ hasText: 'migrator' })).not.toContainText('$0.260');
 
   await page.goto(runPage);
   await verdict.getByRole('button', { name: 'Take back' }).click();
@@ -110,6 +118,62 @@ test('a search narrows the runs list, and hostile text is only text', async ({
   await expect(page).toHaveURL(/costAbove=0.1/);
   await expect(table.getByRole('link', { name: 'Rebuild the search index' })).toHaveCount(0);
   await expect(table.getByRole('link', { name: 'Migrate the invoices table' })).toBeVisible();
+});
+
+test('a run links to its session, whose page lists its runs in order', async ({
+  page,
+}, testInfo) => {
+  await page.goto(`/runs/${encodeURIComponent(runId)}?project=${project}`);
+  await page.getByRole('link', { name: 'ticket-1234' }).click();
+  await expect(page).toHaveURL(/\/sessions\/ticket-1234/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Session ticket-1234');
+  const runs = page.getByRole('table', { name: 'Runs of the session' }).getByRole('row');
+  await expect(runs).toHaveCount(3);
+  await expect(runs.nth(1)).toContainText('Migrate the invoices table');
+  await expect(runs.nth(2)).toContainText('Check the invoices after the migration');
+  await expect(page.getByText('Total spend')).toBeVisible();
+  await expect(page.getByRole('img', { name: /Spend per run/ })).toBeVisible();
+  await keepScreen(page, testInfo, 'session-page');
+
+  await page.getByRole('link', { name: '← Sessions' }).click();
+  const sessions = page.getByRole('table', { name: 'Sessions' });
+  await expect(sessions.getByRole('row').filter({ hasText: 'ticket-1234' })).toContainText(
+    'migrator',
+  );
+  await keepScreen(page, testInfo, 'sessions-list');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/sessions/ticket-1234?project=${project}`);
+  await keepScreen(page, testInfo, 'session-page-390');
+});
+
+test('"to check" lists unchecked success claims; a reviewer works through them with the keyboard', async ({
+  page,
+}, testInfo) => {
+  await page.goto(`/to-check?project=${project}`);
+  const list = page.getByRole('list', { name: 'Runs to check' });
+  const items = list.getByRole('link');
+  await expect(items).toHaveCount(3);
+  // Newest first; the most expensive first on request.
+  await expect(items.nth(0)).toContainText('Rebuild the search index');
+  await keepScreen(page, testInfo, 'to-check');
+  await page.getByRole('link', { name: 'most expensive first' }).click();
+  await expect(items.nth(0)).toContainText('Migrate the invoices table');
+
+  await items.nth(0).focus();
+  await page.keyboard.press('j');
+  await expect(items.nth(1)).toBeFocused();
+  await page.keyboard.press('k');
+  await expect(items.nth(0)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Migrate the invoices table');
+  const verdict = page.getByRole('region', { name: 'Your verdict' });
+  await verdict.getByLabel('verified').check();
+  await verdict.getByRole('button', { name: 'Record verdict' }).click();
+  await expect(verdict).toContainText('You checked: verified');
+
+  await page.goto(`/to-check?project=${project}`);
+  await expect(items).toHaveCount(2);
+  await expect(list).not.toContainText('Migrate the invoices table');
 });
 
 test('the verdict form reads well at 390px and in dark mode', async ({ browser }, testInfo) => {

@@ -24,6 +24,8 @@ export interface RunScope {
   model?: string;
   costAbove?: number;
   sessionId?: string;
+  /** Runs that claim success and nobody has checked: what a reviewer works through. */
+  toCheck?: boolean;
 }
 
 const FLAG_CONDITIONS: Record<RunFlag, SQL> = {
@@ -51,6 +53,9 @@ export function runScope(scope: RunScope): SQL {
     scope.model === undefined ? undefined : eq(runs.model, scope.model),
     scope.costAbove === undefined ? undefined : gt(runs.costUsd, scope.costAbove),
     scope.sessionId === undefined ? undefined : eq(runs.sessionId, scope.sessionId),
+    scope.toCheck
+      ? sql`${runs.exitCategory} in ('goal_satisfied', 'model_stopped') and ${runs.verification} = 'unverified'`
+      : undefined,
     ...searchWords(scope.q).map((word) => sql`${runs.searchText} ilike ${likePattern(word)}`),
   ];
   return and(...conditions) as SQL;
