@@ -10,9 +10,11 @@ import { expect, test } from './support/fixtures';
 const project = uniqueName('verdict');
 const HOSTILE_NOTE = '<img src=x onerror="window.__pwned=1"> checked by hand';
 let runId = '';
+let projectKey = '';
 
 test.beforeAll(async ({ baseURL }) => {
   const key = await createProjectKey(project);
+  projectKey = key;
   const sender = createSender({ url: baseURL ?? '', key, gzip: true });
   runId = emitRun(sender.tracer, {
     goal: 'Migrate the invoices table',
@@ -174,6 +176,36 @@ test('"to check" lists unchecked success claims; a reviewer works through them w
   await page.goto(`/to-check?project=${project}`);
   await expect(items).toHaveCount(2);
   await expect(list).not.toContainText('Migrate the invoices table');
+});
+
+test('a new run appears on the open home page without a reload, behind a pill', async ({
+  page,
+  baseURL,
+}) => {
+  await page.goto(`/?project=${project}`);
+  const table = page.getByRole('table').last();
+  await expect(table.getByRole('link', { name: 'Rebuild the search index' })).toBeVisible();
+  await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+  const sender = createSender({ url: baseURL ?? '', key: projectKey, gzip: true });
+  emitRun(sender.tracer, {
+    goal: 'A run that arrived while you were reading',
+    agent: 'latecomer',
+    startMs: Date.now() - 5_000,
+    steps: [{ action: 'wave', args: {}, costUsd: 0.01 }],
+    end: { termination: { kind: 'goal_met' } },
+  });
+  await sender.shutdown();
+  const pill = page.getByRole('button', { name: /1 new run/ });
+  await expect(pill).toBeVisible({ timeout: 20_000 });
+  // Rows do not move under the reader: the run waits behind the pill.
+  await expect(table.getByRole('link', { name: /arrived while you were reading/ })).toHaveCount(0);
+  await pill.click();
+  await expect(table.getByRole('link', { name: /arrived while you were reading/ })).toBeVisible();
+  await expect(pill).toHaveCount(0);
+  // Shown without a reload: the same document.
+  expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(
+    true,
+  );
 });
 
 test('the verdict form reads well at 390px and in dark mode', async ({ browser }, testInfo) => {

@@ -5,6 +5,7 @@ import { categoriesOverTime, bucketFor } from '@/db/read/categories-over-time';
 import { countFragments } from '@/db/read/count-fragments';
 import { listDeriveFailures } from '@/db/read/derive-failures';
 import { exitReasonGroups } from '@/db/read/exit-reason-groups';
+import { countRunsFrom } from '@/db/read/count-new-runs';
 import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
 import type { ProjectListing } from '@/db/read/projects';
@@ -22,6 +23,7 @@ import { FilterSelect } from '@/components/runs/filter-select';
 import { Pager } from '@/components/runs/pager';
 import { RunsTable } from '@/components/runs/runs-table';
 import { RunSearch } from '@/components/runs/run-search';
+import { NewRunsPill } from '@/components/runs/new-runs-pill';
 import { FragmentCallout } from '@/components/runs/fragment-callout';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { UnknownCallout } from '@/components/runs/unknown-callout';
@@ -86,15 +88,17 @@ export async function HomeBody({
     costAbove: params.costAbove,
   };
   const searching = Object.values(searched).some((v) => v !== undefined && v !== '');
-  const [groups, buckets, facets, fragments, quarantined, page, models] = await Promise.all([
-    exitReasonGroups(db, scope),
-    categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
-    runFacets(db, filtered),
-    countFragments(db, filtered),
-    listDeriveFailures(db, { projectId: project.id }),
-    listRuns(db, { ...params, ...filtered, ...searched }),
-    runModels(db, scope),
-  ]);
+  const [groups, buckets, facets, fragments, quarantined, page, models, counted] =
+    await Promise.all([
+      exitReasonGroups(db, scope),
+      categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
+      runFacets(db, filtered),
+      countFragments(db, filtered),
+      listDeriveFailures(db, { projectId: project.id }),
+      listRuns(db, { ...params, ...filtered, ...searched }),
+      runModels(db, scope),
+      countRunsFrom(db, { ...scope, from: window.from }),
+    ]);
   const unknown = groups.find((g) => g.exitCategory === 'unknown')?.runs ?? 0;
   const filter = filterText(params.exitCategory, params.flag);
 
@@ -163,6 +167,13 @@ export async function HomeBody({
               ? link({ q: null, verification: null, model: null, costAbove: null, cursor: null })
               : null
           }
+        />
+        <NewRunsPill
+          from={window.from.toISOString()}
+          baseline={counted}
+          project={params.project}
+          agent={params.agent}
+          variant={params.variant}
         />
         {searching && page.runs.length === 0 ? (
           <p className="muted" role="status">

@@ -23,11 +23,28 @@ export function SpendCurve({ points }: { points: { label: string; costUsd: numbe
         aria-label={`Spend per run, from ${formatUsd(points[0]!.costUsd)} to ${formatUsd(points.at(-1)!.costUsd)}; at most ${formatUsd(max)}`}
         preserveAspectRatio="none"
       >
-        <polyline points={line} fill="none" stroke="var(--accent)" strokeWidth="2" />
+        <polyline
+          points={line}
+          fill="none"
+          stroke="var(--accent)"
+          strokeWidth="2"
+          vectorEffect="non-scaling-stroke"
+        />
+        {/* A zero-length line with round caps: a dot that stays round when the curve stretches. */}
         {points.map((p, k) => (
-          <circle key={k} cx={x(k)} cy={y(p.costUsd)} r="3.5" fill="var(--accent)">
+          <line
+            key={k}
+            x1={x(k)}
+            y1={y(p.costUsd)}
+            x2={x(k)}
+            y2={y(p.costUsd)}
+            stroke="var(--accent)"
+            strokeWidth="8"
+            strokeLinecap="round"
+            vectorEffect="non-scaling-stroke"
+          >
             <title>{`${p.label}: ${formatUsd(p.costUsd)}`}</title>
-          </circle>
+          </line>
         ))}
       </svg>
       <figcaption className="muted">
