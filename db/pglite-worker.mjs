@@ -4,6 +4,7 @@
 // second core works. Plain JavaScript, so it starts the same under tsx, vitest and plain Node.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 // Dates and times stay text, as drizzle's PGlite driver asks for on every query.
 const keepText = (value) => value;
@@ -21,9 +22,11 @@ const PARSERS = Object.fromEntries(
   ].map((oid) => [oid, keepText]),
 );
 
+// pg_trgm: the runs list's search (`q`) matches words anywhere through a trigram index.
+const extensions = { pg_trgm };
 const db = workerData.dataDir
-  ? await PGlite.create({ dataDir: workerData.dataDir })
-  : await PGlite.create();
+  ? await PGlite.create({ dataDir: workerData.dataDir, extensions })
+  : await PGlite.create({ extensions });
 
 /** Open transactions by id: each is a queue its callback inside PGlite's transaction serves. */
 const transactions = new Map();

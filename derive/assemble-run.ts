@@ -10,6 +10,7 @@ import { assembleSteps } from './assemble-steps';
 import { completeToolCalls } from './requested-tools';
 import { canonicalActionHash } from '../trajectory/canonical-hash';
 import { lastEndMs, latestEnding, runEnd } from './run-exit';
+import { runSearchText } from './search-text';
 
 export interface AssembledStep extends StepInput {
   traceId: string;
@@ -32,6 +33,10 @@ export interface AssembledRun {
   agent: string | null;
   variant: string | null;
   goal: string | null;
+  sessionId: string | null;
+  tags: string[];
+  /** What a runs search matches (derive/search-text.ts). */
+  searchText: string;
   escalation: string | null;
   limits: { maxSteps: number | null; maxUsd: number | null; wallClockMs: number | null };
   startedAtMs: number;
@@ -83,13 +88,26 @@ export function assembleRun(
     progressDirection: runFact('progressDirection') ?? 'down',
   };
 
+  const variant = runFact('variant') ?? null;
+  const goal = runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null;
   return {
     input,
     steps,
     rootSpanId: root?.spanId ?? null,
     agent,
-    variant: runFact('variant') ?? null,
-    goal: runFact('goal') ?? root?.facts.input ?? runFact('input') ?? null,
+    variant,
+    goal,
+    sessionId: runFact('sessionId') ?? null,
+    tags: runFact('tags') ?? [],
+    searchText: runSearchText({
+      goal,
+      agent,
+      variant,
+      actions: steps.map((s) => s.action),
+      exitReason: end.reason?.raw ?? null,
+      exitDetail: end.detail,
+      spans: tree.spans,
+    }),
     escalation: runFact('escalation') ?? null,
     limits: {
       maxSteps,

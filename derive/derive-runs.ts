@@ -9,6 +9,7 @@ import type { DeriveFailure } from '../db/write/derive-failures';
 import { stillIdle } from '../db/write/idle-runs';
 import { lockRuns } from '../db/write/lock-runs';
 import { loadRunSpans } from '../db/write/load-run-spans';
+import { loadVerdicts } from '../db/write/run-verdicts';
 import { saveRuns } from '../db/write/save-runs';
 import type { RunRow, StepRow } from '../db/write/save-runs';
 import type { Executor, Transaction } from '../db/sql';
@@ -94,6 +95,7 @@ async function deriveAndSave(
   options: { idle?: boolean },
 ): Promise<void> {
   const spansByRun = await loadRunSpans(tx, projectId, runIds);
+  const verdicts = await loadVerdicts(tx, projectId, runIds);
   const runRows: RunRow[] = [];
   const stepRows: StepRow[] = [];
   const empty: string[] = [];
@@ -107,8 +109,9 @@ async function deriveAndSave(
       idle: options.idle ?? false,
       ignoreArgsFor: (agent) => context.settings.deriveOptionsFor(agent).ignoreArgs,
     });
+    const human = verdicts.get(runId);
     const derived = deriveRun(
-      assembled.input,
+      human ? { ...assembled.input, human } : assembled.input,
       assembled.steps,
       context.settings.deriveOptionsFor(assembled.agent),
     );

@@ -45,6 +45,33 @@ describe('extractSpanFacts', () => {
     expect(facts({ 'loop.agent': 'a', 'gen_ai.agent.name': 'b' }).agent).toBe('a');
   });
 
+  it.each([
+    [{ 'loop.session.id': 'conv-1', 'session.id': 'x', 'gen_ai.conversation.id': 'y' }, 'conv-1'],
+    [{ 'session.id': 'conv-2', 'gen_ai.conversation.id': 'y' }, 'conv-2'],
+    [{ 'gen_ai.conversation.id': 'conv-3' }, 'conv-3'],
+    [{ 'session.id': '' }, undefined],
+  ])('reads the session id from %o', (attributes, expected) => {
+    expect(facts(attributes).sessionId).toBe(expected);
+  });
+
+  it.each([
+    [{ 'loop.tags': ['nightly', ' eval ', 'nightly', ''] }, ['nightly', 'eval']],
+    [{ 'loop.tags': 'nightly, eval,,' }, ['nightly', 'eval']],
+    [{ 'loop.tags': '["a","b"]' }, ['a', 'b']],
+    [{ 'tag.tags': ['langfuse'] }, ['langfuse']],
+    [{ 'loop.tags': ['x'], 'tag.tags': ['y'] }, ['x']],
+    [{ 'loop.tags': [{ nested: true }, 7] }, ['7']],
+    [{ 'loop.tags': ' , ' }, undefined],
+  ])('reads tags from %o', (attributes, expected) => {
+    expect(facts(attributes).tags).toEqual(expected);
+  });
+
+  it('keeps at most 50 tags of at most 200 characters', () => {
+    const many = Array.from({ length: 80 }, (_, k) => `t${k}`);
+    expect(facts({ 'loop.tags': many }).tags).toHaveLength(50);
+    expect(facts({ 'loop.tags': ['x'.repeat(500)] }).tags?.[0]).toHaveLength(200);
+  });
+
   it('finds the exit reason in the attribute, the finish reason, an event or an exception', () => {
     expect(facts({ 'gen_ai.agent.finish_reason': 'max_turns' }).exitReason).toBe('max_turns');
     expect(facts({ 'gen_ai.response.finish_reasons': ['tool_calls', 'stop'] }).finishReason).toBe(

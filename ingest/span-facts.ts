@@ -46,6 +46,8 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('agent', readAgentName(span, role));
   set('variant', readString(a, 'loop.variant'));
   set('goal', readString(a, 'loop.goal'));
+  set('sessionId', readString(a, 'loop.session.id', 'session.id', 'gen_ai.conversation.id'));
+  set('tags', readTags(a));
   set('serviceName', readString(span.resource, 'service.name'));
   set('escalation', readString(a, 'loop.escalation'));
   set('maxSteps', num('limit', 'loop.limits.max_steps', 'smolagents.max_steps'));
@@ -95,6 +97,23 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('model', usage.model);
   if (problems.length > 0) facts.problems = problems;
   return facts;
+}
+
+const MAX_TAGS = 50;
+const MAX_TAG_LENGTH = 200;
+
+/** `loop.tags` (else `tag.tags`): a string array, JSON text of one, or comma-separated text. */
+function readTags(a: Attributes): string[] | null {
+  const value = readStructured(a, 'loop.tags', 'tag.tags');
+  const raw = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  const tags = new Set<string>();
+  for (const item of raw) {
+    if (typeof item !== 'string' && typeof item !== 'number') continue;
+    const tag = String(item).trim().slice(0, MAX_TAG_LENGTH);
+    if (tag !== '') tags.add(tag);
+    if (tags.size === MAX_TAGS) break;
+  }
+  return tags.size > 0 ? [...tags] : null;
 }
 
 function readLangGraphStep(a: Attributes, problems: ValueProblem[]): number | null {

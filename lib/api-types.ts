@@ -5,6 +5,7 @@ import type { RunFlags } from '../trajectory/derive-run';
 import type { RunValueProblem } from '../trajectory/span-facts';
 import type { PatternKind } from '../trajectory/pattern-kinds';
 import type { Signal, Verdict } from '../trajectory/step';
+import type { VerificationSource } from '../trajectory/verification';
 
 export type RunFlagsJson = RunFlags;
 
@@ -19,6 +20,11 @@ export interface RunSummary {
   exitKind: BudgetKind | null;
   verification: VerificationState;
   verifiedUnits: number;
+  /** Who settled `verification`: an environment verdict, a review (`loop.verified`), a person. */
+  verificationSource: VerificationSource | null;
+  /** The conversation the run belongs to (`loop.session.id`, `session.id`, …). */
+  sessionId: string | null;
+  tags: string[];
   startedAt: string;
   endedAt: string | null;
   durationMs: number | null;

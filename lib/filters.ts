@@ -3,7 +3,7 @@
 import './zod-in-browser';
 import { z } from 'zod';
 import { queryProblems } from './query-problems';
-import { EXIT_CATEGORIES } from '../trajectory/exit-categories';
+import { EXIT_CATEGORIES, VERIFICATION_STATES } from '../trajectory/exit-categories';
 
 export const RUN_FLAGS = [
   'repeat',
@@ -69,9 +69,18 @@ export const windowParams = z.object({
   variant: optionalText,
 });
 
+/** Most words a search (`q`) takes; more would only make every word's scan dearer. */
+export const MAX_SEARCH_WORDS = 8;
+
 export const runListParams = windowParams.extend({
   exitCategory: oneOf(EXIT_CATEGORIES).optional(),
   flag: oneOf(RUN_FLAGS).optional(),
+  /** Words that must all appear in the goal, agent, variant, actions, exit or error text. */
+  q: safeText().trim().max(200).optional(),
+  verification: oneOf(VERIFICATION_STATES).optional(),
+  model: optionalText,
+  /** Runs that spent more than this many dollars. */
+  costAbove: z.coerce.number().finite().min(0).max(1e9).optional(),
   sort: oneOf(RUN_SORTS).default('startedAt'),
   order: oneOf(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),

@@ -5,7 +5,9 @@ import { describeError } from '../db/errors';
 import { authenticateKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
 import { Deriver } from '../derive/deriver';
+import { giveVerdict } from '../derive/give-verdict';
 import { settleRuns } from '../derive/settle-runs';
+import type { GivenVerdict } from '../db/write/run-verdicts';
 import type { DeriveContext } from '../derive/derive-runs';
 import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
 import { AppError } from '../lib/app-error';
@@ -103,6 +105,15 @@ export function createAlertSender(
  */
 export async function settle(projectId: string, runId?: string): Promise<void> {
   await settleRuns(requireDatabase(), deriveContext(getRuntime()), projectId, { runId });
+}
+
+/** Records (or, with null, takes back) a person's verdict and derives the run with it. */
+export async function recordVerdict(
+  projectId: string,
+  runId: string,
+  given: GivenVerdict | null,
+): Promise<void> {
+  await giveVerdict(requireDatabase(), deriveContext(getRuntime()), projectId, runId, given);
 }
 
 /** The database once migrated and ready; 503 with Retry-After before that. */

@@ -125,4 +125,43 @@ describe('deriveRun', () => {
     expect(derived.flags.stall).toEqual({ step: 30 });
     expect(derived.steps[2]?.stallSince).toBe(10);
   });
+
+  it('says who settled verification: environment, review, a person', () => {
+    const passing = [step(1, { verdict: 'pass', verdictSource: 'environment' })];
+    expect(deriveRun(ended('goal_met'), passing).verificationSource).toBe('environment');
+    expect(deriveRun(ended('goal_met', { verified: false }), passing)).toMatchObject({
+      verification: 'contradicted',
+      verificationSource: 'review',
+    });
+    expect(deriveRun(ended('goal_met'), [step(1)]).verificationSource).toBeNull();
+  });
+
+  it("a person's verdict beats every other, and fabricated success and waste follow it", () => {
+    const passing = [
+      ...steps({ actions: ['a', 'a', 'a', 'a'], costs: [1, 1, 1, 1] }),
+      step(5, { verdict: 'pass', verdictSource: 'environment', costUsd: 1 }),
+    ];
+    const contradicted = deriveRun(
+      ended('goal_met', { human: { verdict: 'contradicted', units: 0 } }),
+      passing,
+    );
+    expect(contradicted).toMatchObject({
+      verification: 'contradicted',
+      verificationSource: 'human',
+      verifiedUnits: 0,
+    });
+    expect(contradicted.flags.fabricatedSuccess).toBe(true);
+    expect(contradicted.wastedUsd).toBeGreaterThan(0);
+    const verified = deriveRun(
+      ended('goal_met', { verified: false, human: { verdict: 'verified', units: 3 } }),
+      passing,
+    );
+    expect(verified).toMatchObject({
+      verification: 'verified',
+      verificationSource: 'human',
+      verifiedUnits: 3,
+      wastedUsd: 0,
+    });
+    expect(verified.flags.fabricatedSuccess).toBe(false);
+  });
 });

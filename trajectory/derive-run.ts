@@ -13,6 +13,7 @@ import {
 } from './signals';
 import type { ProgressDirection, Signal, StepFindings, StepInput } from './step';
 import { deriveVerification } from './verification';
+import type { HumanVerdict, VerificationSource } from './verification';
 
 export interface RunInput {
   /** The root arrived, the top-most span ended with a named exception, or the run went idle. */
@@ -22,6 +23,8 @@ export interface RunInput {
   verified: boolean | null;
   verifiedUnits: number | null;
   progressDirection: ProgressDirection;
+  /** A person's verdict on the outcome (POST /api/v1/runs/{id}/verdict), when given. */
+  human?: { verdict: HumanVerdict; units: number } | null;
 }
 
 export interface DeriveOptions {
@@ -56,6 +59,7 @@ export interface DerivedRun {
   exitKind: BudgetKind | null;
   verification: VerificationState;
   verifiedUnits: number;
+  verificationSource: VerificationSource | null;
   flags: RunFlags;
   wastedUsd: number;
   /** Position (0-based) of the first repeat, revisit or stall; null when there is none. */
@@ -107,7 +111,11 @@ export function deriveRun(
     detail: run.exitDetail,
     ended: run.ended,
   });
-  const { verification, verifiedUnits } = deriveVerification(run, steps);
+  const {
+    verification,
+    verifiedUnits,
+    source: verificationSource,
+  } = deriveVerification(run, steps);
   const flags = firstFlags(steps, findings);
   flags.fabricatedSuccess = isSuccessClaim(category) && verification === 'contradicted';
   flags.unexplainedStop = run.ended && category === 'unknown';
@@ -126,6 +134,7 @@ export function deriveRun(
     exitKind: kind,
     verification,
     verifiedUnits,
+    verificationSource,
     flags,
     wastedUsd,
     firstLoopSignalAt,

@@ -38,6 +38,10 @@ export interface SpanFacts {
   agent?: string;
   variant?: string;
   goal?: string;
+  /** The conversation or session the run belongs to. */
+  sessionId?: string;
+  /** Labels, in the order sent, without duplicates. */
+  tags?: string[];
   /** Prompt-like input, the goal's fallback on a root span. */
   input?: string;
   serviceName?: string;

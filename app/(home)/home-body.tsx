@@ -6,10 +6,12 @@ import { countFragments } from '@/db/read/count-fragments';
 import { listDeriveFailures } from '@/db/read/derive-failures';
 import { exitReasonGroups } from '@/db/read/exit-reason-groups';
 import { loopPatterns } from '@/db/read/loop-patterns';
+import { countRunsFrom } from '@/db/read/count-new-runs';
 import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
 import type { ProjectListing } from '@/db/read/projects';
 import { runFacets } from '@/db/read/run-facets';
+import { runModels } from '@/db/read/run-models';
 import type { Executor } from '@/db/sql';
 import { AppError } from '@/lib/app-error';
 import { projectName } from '@/lib/filters';
@@ -21,6 +23,8 @@ import { ExitTiles } from '@/components/runs/exit-tiles';
 import { FilterSelect } from '@/components/runs/filter-select';
 import { Pager } from '@/components/runs/pager';
 import { RunsTable } from '@/components/runs/runs-table';
+import { RunSearch } from '@/components/runs/run-search';
+import { NewRunsPill } from '@/components/runs/new-runs-pill';
 import { FragmentCallout } from '@/components/runs/fragment-callout';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { UnknownCallout } from '@/components/runs/unknown-callout';
@@ -78,20 +82,31 @@ export async function HomeBody({
   };
   const filtered = { ...scope, exitCategory: params.exitCategory };
   const bucket = bucketFor(window);
-  const [groups, buckets, facets, fragments, quarantined, page, patterns] = await Promise.all([
-    exitReasonGroups(db, scope),
-    categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
-    runFacets(db, filtered),
-    countFragments(db, filtered),
-    listDeriveFailures(db, { projectId: project.id }),
-    listRuns(db, { ...params, ...filtered }),
-    loopPatterns(db, {
-      projectId: project.id,
-      window: scope.window,
-      agent: params.agent,
-      limit: 3,
-    }),
-  ]);
+  // Search and the filters beside it narrow the list; the tiles and the chart keep the window.
+  const searched = {
+    q: params.q,
+    verification: params.verification,
+    model: params.model,
+    costAbove: params.costAbove,
+  };
+  const searching = Object.values(searched).some((v) => v !== undefined && v !== '');
+  const [groups, buckets, facets, fragments, quarantined, page, models, counted, patterns] =
+    await Promise.all([
+      exitReasonGroups(db, scope),
+      categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
+      runFacets(db, filtered),
+      countFragments(db, filtered),
+      listDeriveFailures(db, { projectId: project.id }),
+      listRuns(db, { ...params, ...filtered, ...searched }),
+      runModels(db, scope),
+      countRunsFrom(db, { ...scope, from: window.from }),
+      loopPatterns(db, {
+        projectId: project.id,
+        window: scope.window,
+        agent: params.agent,
+        limit: 3,
+      }),
+    ]);
   const patternsView = { ...view, agent: params.agent };
   const unknown = groups.find((g) => g.exitCategory === 'unknown')?.runs ?? 0;
   const filter = filterText(params.exitCategory, params.flag);
@@ -157,6 +172,28 @@ export async function HomeBody({
           <h2 id="runs-title">Runs</h2>
           {filter ? <span className="muted">{filter}</span> : null}
         </div>
+        <RunSearch
+          raw={raw}
+          values={searched}
+          models={models}
+          clearHref={
+            searching
+              ? link({ q: null, verification: null, model: null, costAbove: null, cursor: null })
+              : null
+          }
+        />
+        <NewRunsPill
+          from={window.from.toISOString()}
+          baseline={counted}
+          project={params.project}
+          agent={params.agent}
+          variant={params.variant}
+        />
+        {searching && page.runs.length === 0 ? (
+          <p className="muted" role="status">
+            No run in this window matches the search.
+          </p>
+        ) : null}
         <RunsTable
           runs={page.runs}
           sort={params.sort}

@@ -106,20 +106,31 @@ const VERIFICATION_TEXT: Record<VerificationState, string> = {
   unverified: 'unverified',
 };
 
+const SOURCE_TEXT: Record<NonNullable<RunSummary['verificationSource']>, string> = {
+  environment: 'An environment check',
+  review: 'A review outside the agent',
+  human: 'A person',
+};
+
 export function VerificationMark({
   run,
 }: {
-  run: Pick<RunSummary, 'verification' | 'verifiedUnits'>;
+  run: Pick<RunSummary, 'verification' | 'verifiedUnits'> &
+    Partial<Pick<RunSummary, 'verificationSource'>>;
 }) {
+  const who = SOURCE_TEXT[run.verificationSource ?? 'environment'];
   const title =
     run.verification === 'verified'
-      ? `An environment check confirmed ${run.verifiedUnits} unit(s) of work`
+      ? `${who} confirmed ${run.verifiedUnits} unit(s) of work`
       : run.verification === 'contradicted'
-        ? 'The environment check at the end failed or stalled'
+        ? run.verificationSource === 'environment' || !run.verificationSource
+          ? 'The environment check at the end failed or stalled'
+          : `${who} contradicted the outcome`
         : 'No environment check';
   return (
     <span className={`${styles.verification} ${styles[run.verification]}`} title={title}>
       {VERIFICATION_TEXT[run.verification]}
+      {run.verificationSource === 'human' ? ' · by a person' : ''}
     </span>
   );
 }

@@ -13,10 +13,13 @@ export function RunHeader({
   run,
   backHref,
   timeZone,
+  sessionHref,
 }: {
   run: RunDetail;
   backHref: string;
   timeZone: string;
+  /** The page of the run's session, when it has one. */
+  sessionHref?: string;
 }) {
   const meta = EXIT_CATEGORY_META[run.exitCategory];
   return (
@@ -39,11 +42,22 @@ export function RunHeader({
           </time>
         </span>
         <span>{formatCount(run.spanCount)} spans</span>
+        {run.sessionId ? (
+          <span>
+            session {sessionHref ? <Link href={sessionHref}>{run.sessionId}</Link> : run.sessionId}
+          </span>
+        ) : null}
+        {run.tags.length > 0 ? <span>tags {run.tags.join(', ')}</span> : null}
       </p>
       {run.flags.fabricatedSuccess ? (
         <p className={`notice notice-danger ${styles.alert}`} role="alert">
-          <strong>Fabricated success.</strong> The run claimed “{meta.label}”, but the
-          environment&apos;s own check at the end contradicted it. Treat the outcome as failed.
+          <strong>Fabricated success.</strong> The run claimed “{meta.label}”, but{' '}
+          {run.verificationSource === 'human'
+            ? 'a person who checked it'
+            : run.verificationSource === 'review'
+              ? 'a review outside the agent'
+              : 'the environment’s own check at the end'}{' '}
+          contradicted it. Treat the outcome as failed.
         </p>
       ) : null}
       {run.unpricedModels.length > 0 ? (
@@ -64,7 +78,9 @@ export function RunHeader({
             {run.exitCategory === 'unknown'
               ? UNKNOWN_EXIT_NOTE
               : run.flags.fabricatedSuccess
-                ? 'Claimed by the run; the environment’s check contradicted it.'
+                ? run.verificationSource === 'human'
+                  ? 'Claimed by the run; a person’s check contradicted it.'
+                  : 'Claimed by the run; the environment’s check contradicted it.'
                 : meta.description}
           </p>
           {run.exitDetail && run.exitDetail !== '{}' ? (

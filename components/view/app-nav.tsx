@@ -6,6 +6,8 @@ import { viewHref } from '@/lib/view-window';
 
 const SECTIONS = [
   { label: 'Runs', path: '/', owns: (p: string) => p === '/' || p.startsWith('/runs') },
+  { label: 'To check', path: '/to-check', owns: (p: string) => p.startsWith('/to-check') },
+  { label: 'Sessions', path: '/sessions', owns: (p: string) => p.startsWith('/sessions') },
   { label: 'Reports', path: '/reports/weekly', owns: (p: string) => p.startsWith('/reports') },
   { label: 'Prices', path: '/prices', owns: (p: string) => p.startsWith('/prices') },
   { label: 'Alerts', path: '/alerts', owns: (p: string) => p.startsWith('/alerts') },

@@ -1,9 +1,10 @@
 // The WHERE clause every run list and aggregate shares: project, time window, agent, variant,
 // and the narrower filters some of them add. Every read of runs builds its WHERE here.
-import { and, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
+import { MAX_SEARCH_WORDS } from '../../lib/filters';
 import type { RunFlag, TimeWindow } from '../../lib/filters';
-import type { ExitCategory } from '../../trajectory/exit-categories';
+import type { ExitCategory, VerificationState } from '../../trajectory/exit-categories';
 import { runs } from '../schema';
 
 export interface RunScope {
@@ -17,6 +18,14 @@ export interface RunScope {
   variants?: readonly string[];
   /** Only runs that have ended. */
   finished?: boolean;
+  /** Words that must all appear in the run's search text (db/schema/runs.ts `search_text`). */
+  q?: string;
+  verification?: VerificationState;
+  model?: string;
+  costAbove?: number;
+  sessionId?: string;
+  /** Runs that claim success and nobody has checked: what a reviewer works through. */
+  toCheck?: boolean;
 }
 
 const FLAG_CONDITIONS: Record<RunFlag, SQL> = {
@@ -40,6 +49,26 @@ export function runScope(scope: RunScope): SQL {
     scope.flag === undefined ? undefined : FLAG_CONDITIONS[scope.flag],
     scope.variants === undefined ? undefined : inArray(runs.variant, [...scope.variants]),
     scope.finished ? ne(runs.exitCategory, 'running') : undefined,
+    scope.verification === undefined ? undefined : eq(runs.verification, scope.verification),
+    scope.model === undefined ? undefined : eq(runs.model, scope.model),
+    scope.costAbove === undefined ? undefined : gt(runs.costUsd, scope.costAbove),
+    scope.sessionId === undefined ? undefined : eq(runs.sessionId, scope.sessionId),
+    scope.toCheck
+      ? sql`${runs.exitCategory} in ('goal_satisfied', 'model_stopped') and ${runs.verification} = 'unverified'`
+      : undefined,
+    ...searchWords(scope.q).map((word) => sql`${runs.searchText} ilike ${likePattern(word)}`),
   ];
   return and(...conditions) as SQL;
+}
+
+/** The words of `q`: split on white space, each at most once, the first few. */
+export function searchWords(q: string | undefined): string[] {
+  if (q === undefined) return [];
+  const words = new Set(q.split(/\s+/).filter((w) => w !== ''));
+  return [...words].slice(0, MAX_SEARCH_WORDS);
+}
+
+/** `%word%` with the word's own `%`, `_` and `\` matched as the characters they are. */
+function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

@@ -6,6 +6,7 @@ export { prices } from './prices';
 export { projects } from './projects';
 export { rollupGrainEnum, runAgentRollups, runCategoryRollups, runRollups } from './run-rollups';
 export { exitCategoryEnum, runs, verificationEnum } from './runs';
+export { runVerdicts } from './run-verdicts';
 export { spans } from './spans';
 export { steps } from './steps';
 export { traceRuns } from './trace-runs';

@@ -16,6 +16,7 @@ import {
 import { EXIT_CATEGORIES, VERIFICATION_STATES } from '../../trajectory/exit-categories';
 import type { RunValueProblem } from '../../trajectory/span-facts';
 import type { BudgetKind } from '../../trajectory/exit-categories';
+import type { VerificationSource } from '../../trajectory/verification';
 
 export const exitCategoryEnum = pgEnum('exit_category', EXIT_CATEGORIES);
 export const verificationEnum = pgEnum('verification', VERIFICATION_STATES);
@@ -32,6 +33,12 @@ export const runs = pgTable(
     agent: text('agent'),
     variant: text('variant'),
     goal: text('goal'),
+    /** `loop.session.id` (or `session.id`, `gen_ai.conversation.id`): runs of one conversation. */
+    sessionId: text('session_id'),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     exitReason: text('exit_reason'),
     exitReasonSource: text('exit_reason_source'),
     exitDetail: text('exit_detail'),
@@ -39,6 +46,8 @@ export const runs = pgTable(
     exitKind: text('exit_kind').$type<BudgetKind>(),
     verification: verificationEnum('verification').notNull(),
     verifiedUnits: doublePrecision('verified_units').notNull(),
+    /** Who settled `verification`: environment, review (`loop.verified`) or human; null if no one. */
+    verificationSource: text('verification_source').$type<VerificationSource>(),
     escalation: text('escalation'),
     maxSteps: doublePrecision('max_steps'),
     maxUsd: doublePrecision('max_usd'),
@@ -86,6 +95,11 @@ export const runs = pgTable(
       .notNull()
       .default(sql`'[]'::jsonb`),
     firstSignalStep: integer('first_signal_step'),
+    /**
+     * The words `q` searches (goal, agent, variant, actions, exit reason and detail, error
+     * messages), gathered at derivation so a search reads one indexed column, never steps.
+     */
+    searchText: text('search_text').notNull().default(''),
     /** When a span of this run last arrived: a running run idle past the timeout ends `unknown`. */
     lastReceivedAt: timestamp('last_received_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -118,6 +132,12 @@ export const runs = pgTable(
     index('runs_fragment_idx')
       .on(t.projectId, t.startedAt)
       .where(sql`${t.fragment}`),
+    // Search: trigram matches of each word of `q` anywhere in the text (pg_trgm, on PGlite too).
+    index('runs_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // Sessions: a session's runs, and the window's sessions, without touching other runs.
+    index('runs_session_idx')
+      .on(t.projectId, t.sessionId, t.startedAt)
+      .where(sql`${t.sessionId} is not null`),
     index('runs_running_idx')
       .on(t.lastReceivedAt)
       .where(sql`${t.exitCategory} = 'running'`),

@@ -1,6 +1,6 @@
 // Removing runs everywhere they are kept: their summary rows, steps and rollup shares (through
 // saveRuns, the one writer of those), their spans, the trace→run map, marks and quarantine
-// entries, loop patterns and the alerts they fired. Every delete goes by key (project_id first), so its cost is that of the rows it
+// entries, loop patterns, a person's verdict and the alerts they fired. Every delete goes by key (project_id first), so its cost is that of the rows it
 // removes, never of the rows that stay.
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -46,6 +46,8 @@ export async function deleteRuns(
   await tx.execute(sql`delete from dirty_runs where project_id = ${projectId}::uuid
     and run_id = any(${ids}::text[])`);
   await tx.execute(sql`delete from derive_failures where project_id = ${projectId}::uuid
+    and run_id = any(${ids}::text[])`);
+  await tx.execute(sql`delete from run_verdicts where project_id = ${projectId}::uuid
     and run_id = any(${ids}::text[])`);
   // The alerts a run fired quote its goal and agent: a deletion request takes them too.
   await tx.execute(sql`delete from alert_deliveries where project_id = ${projectId}::uuid

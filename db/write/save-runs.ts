@@ -59,7 +59,8 @@ export async function saveRuns(
 
 async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow[]): Promise<void> {
   await tx.execute(sql`
-    insert into runs (project_id, id, trace_ids, root_span_id, agent, variant, goal, exit_reason,
+    insert into runs (project_id, id, trace_ids, root_span_id, agent, variant, goal, session_id,
+      tags, search_text, verification_source, exit_reason,
       exit_reason_source, exit_detail, exit_category, exit_kind, verification, verified_units,
       escalation, max_steps, max_usd, wall_clock_ms, progress_direction, started_at, ended_at,
       duration_ms, last_span_end_ms, step_count, span_count, cost_usd, input_tokens, output_tokens,
@@ -68,7 +69,9 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       unexplained_stop, fragment, wasted_usd, first_signal_step, value_problem_count,
       value_problems, last_received_at, updated_at)
     select ${projectId}::uuid, x.id, array(select jsonb_array_elements_text(x."traceIds")),
-      x."rootSpanId", x.agent, x.variant, x.goal, x."exitReason", x."exitReasonSource", x."exitDetail",
+      x."rootSpanId", x.agent, x.variant, x.goal, x."sessionId",
+      array(select jsonb_array_elements_text(x.tags)), x."searchText", x."verificationSource",
+      x."exitReason", x."exitReasonSource", x."exitDetail",
       x."exitCategory"::exit_category, x."exitKind", x.verification::verification, x."verifiedUnits",
       x.escalation, x."maxSteps", x."maxUsd", x."wallClockMs", x."progressDirection",
       to_timestamp(x."startedAtMs" / 1000.0), to_timestamp(x."endedAtMs" / 1000.0), x."durationMs",
@@ -78,7 +81,8 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       x."toolCircuitStep", x."toolCircuitTool", x."fabricatedSuccess", x."unexplainedStop", x.fragment,
       x."wastedUsd", x."firstSignalStep", x."valueProblemCount", x."valueProblems", now(), now()
     from jsonb_to_recordset(${asJsonParam(runs)}::jsonb) as x(id text, "traceIds" jsonb,
-      "rootSpanId" text, agent text, variant text, goal text, "exitReason" text,
+      "rootSpanId" text, agent text, variant text, goal text, "sessionId" text, tags jsonb,
+      "searchText" text, "verificationSource" text, "exitReason" text,
       "exitReasonSource" text, "exitDetail" text, "exitCategory" text, "exitKind" text,
       verification text, "verifiedUnits" float8, escalation text, "maxSteps" float8, "maxUsd" float8,
       "wallClockMs" float8, "progressDirection" text, "startedAtMs" float8, "endedAtMs" float8,
@@ -90,7 +94,9 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       "firstSignalStep" int, "valueProblemCount" int, "valueProblems" jsonb)
     on conflict (project_id, id) do update set
       trace_ids = excluded.trace_ids, root_span_id = excluded.root_span_id, agent = excluded.agent,
-      variant = excluded.variant, goal = excluded.goal, exit_reason = excluded.exit_reason,
+      variant = excluded.variant, goal = excluded.goal, session_id = excluded.session_id,
+      tags = excluded.tags, search_text = excluded.search_text,
+      verification_source = excluded.verification_source, exit_reason = excluded.exit_reason,
       exit_reason_source = excluded.exit_reason_source, exit_detail = excluded.exit_detail,
       exit_category = excluded.exit_category, exit_kind = excluded.exit_kind,
       verification = excluded.verification, verified_units = excluded.verified_units,

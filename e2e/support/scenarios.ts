@@ -1,6 +1,6 @@
 // Loop trajectories from the loop-engineering literature, written with the instrumentation kit,
 // with explicit timestamps so runs can be placed anywhere in time.
-import type { Tracer } from '@opentelemetry/api';
+import type { Attributes, Tracer } from '@opentelemetry/api';
 import { startRun } from '../../kit/index';
 import type { Termination } from '../../kit/index';
 
@@ -28,6 +28,8 @@ export interface RunSpec {
   /** What the progress metric counts (`loop.progress.name`), and which way is better. */
   progressName?: string;
   progressDirection?: 'down' | 'up';
+  /** More attributes of the run span (a session id, tags, ...). */
+  attributes?: Attributes;
   steps: StepSpec[];
   /** An LLM call of the run itself, outside every step (planning, a final summary). */
   runLlm?: { input: number; output: number; model: string };
@@ -48,6 +50,7 @@ export function emitRun(tracer: Tracer, spec: RunSpec): string {
     startTime: start,
   });
   if (spec.progressName) run.span.setAttribute('loop.progress.name', spec.progressName);
+  if (spec.attributes) run.span.setAttributes(spec.attributes);
   spec.steps.forEach((s, k) => {
     const t0 = start + 10 + k * stepMs;
     const step = run.step({ action: s.action, args: s.args, startTime: t0 });

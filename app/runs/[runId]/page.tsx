@@ -7,6 +7,8 @@ import { CompareLinks } from '@/components/compare/compare-links';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { TrajectorySkeleton } from '@/components/skeletons';
 import { getRun } from '@/db/read/get-run';
+import { humanVerdict } from '@/db/read/human-verdict';
+import { VerdictForm } from '@/components/trajectory/verdict-form';
 import { progressName } from '@/db/read/progress-name';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
 import type { Executor } from '@/db/sql';
@@ -18,6 +20,7 @@ import type { RunDetail } from '@/lib/api-types';
 import { dashboardRead } from '../../read-door';
 import { parseRunParams } from './search-params';
 import { TrajectoryClient } from './trajectory-client';
+import { submitVerdict } from './verdict-action';
 
 export const dynamic = 'force-dynamic';
 
@@ -39,9 +42,10 @@ export default async function RunPage({
   const { db, project: current, data: query, search, timeZone } = read;
   // Whether the run exists decides the status, so it is asked before anything streams: an
   // unknown run is a 404 (./not-found.tsx), its steps stream in behind the header.
-  const [run, failure] = await Promise.all([
+  const [run, failure, given] = await Promise.all([
     getRun(db, { projectId: current.id, runId }),
     listDeriveFailures(db, { projectId: current.id, runId, limit: 1 }),
+    humanVerdict(db, { projectId: current.id, runId }),
   ]);
   if (!run && failure.total === 0) notFound();
   const view = viewQuery(search);
@@ -63,7 +67,16 @@ export default async function RunPage({
   const baseline = await baselineRun(db, current.id, run);
   return (
     <main id="main" className="page">
-      <RunHeader run={run} backHref={backHref} timeZone={timeZone} />
+      <RunHeader
+        run={run}
+        backHref={backHref}
+        timeZone={timeZone}
+        sessionHref={
+          run.sessionId === null
+            ? undefined
+            : `/sessions/${encodeURIComponent(run.sessionId)}${query.project ? `?project=${encodeURIComponent(query.project)}` : ''}`
+        }
+      />
       <CompareLinks
         runId={run.id}
         view={view}
@@ -78,6 +91,13 @@ export default async function RunPage({
         }
       />
       {quarantine}
+      <VerdictForm
+        run={run}
+        given={given}
+        project={query.project}
+        action={submitVerdict}
+        timeZone={timeZone}
+      />
       <Suspense fallback={<TrajectorySkeleton />}>
         <Trajectory
           db={db}
