@@ -16,7 +16,14 @@ import type { AdmissionLimits } from '../../ingest/admission';
 import { configureDoor } from '../../lib/door/dashboard-door';
 import { loopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
-import { createAdmission, createDeriver, deriveContext, setRuntime } from '../../server/runtime';
+import {
+  createAdmission,
+  createDeriver,
+  deriveContext,
+  otlpEndpointDeps,
+  setRuntime,
+} from '../../server/runtime';
+import { isOtlpExport, serveOtlpExport } from '../../server/ingest-fast-path';
 import { settleRuns } from '../../derive/settle-runs';
 import type { Runtime } from '../../server/runtime';
 import { PriceTable } from '../../trajectory/pricing';
@@ -170,6 +177,8 @@ export async function startTestServer(
 }
 
 async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // As the real server does (server/start.ts): ingest before any router.
+  if (isOtlpExport(req)) return serveOtlpExport(req, res, otlpEndpointDeps);
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const route = ROUTES.find((r) => r.pattern.test(url.pathname));
   if (!route) {
