@@ -16,6 +16,7 @@ import { configureDoor } from '../lib/door/dashboard-door';
 import { checkSessionRevocationsOf } from '../lib/door/dashboard-session';
 import { pathProblem } from '../lib/filters';
 import { CLIENT_ADDRESS_HEADER } from '../lib/door/login-throttle';
+import { isOtlpExport, serveOtlpExport } from './ingest-fast-path';
 
 export async function startServer(root: string, options: { dev: boolean }): Promise<void> {
   const config = readServerConfig(process.env, root);
@@ -34,6 +35,13 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   const requestTimeout = Math.max(30_000, config.bodyTimeoutMs + 15_000);
   const timeouts = { requestTimeout, headersTimeout: Math.min(60_000, requestTimeout) };
   const server = createServer(timeouts, (req, res) => {
+    if (isOtlpExport(req)) {
+      serveOtlpExport(req, res, otlpEndpointDeps).catch((error: unknown) => {
+        log(`ingest request failed: ${(error as Error).message}`);
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+      return;
+    }
     // The address a login guess came from, from the socket: whatever the client sent is replaced.
     req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
     // A path that does not decode (`/runs/%ED%A0%80`) would fail inside Next's router as a 500.

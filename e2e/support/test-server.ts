@@ -22,10 +22,12 @@ import {
   createAlertSender,
   createDeriver,
   deriveContext,
+  otlpEndpointDeps,
   setRuntime,
 } from '../../server/runtime';
 import type { AlertConfig } from '../../server/config';
 import { newAlertKey } from '../../lib/alerts/secret-box';
+import { isOtlpExport, serveOtlpExport } from '../../server/ingest-fast-path';
 import { settleRuns } from '../../derive/settle-runs';
 import type { Runtime } from '../../server/runtime';
 import { PriceTable } from '../../trajectory/pricing';
@@ -201,6 +203,8 @@ export async function startTestServer(
 }
 
 async function dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // As the real server does (server/start.ts): ingest before any router.
+  if (isOtlpExport(req)) return serveOtlpExport(req, res, otlpEndpointDeps);
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const route = ROUTES.find((r) => r.pattern.test(url.pathname));
   if (!route) {

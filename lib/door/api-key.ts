@@ -38,7 +38,7 @@ export function sameHash(a: string, b: string): boolean {
 }
 
 /** The key from `Authorization: Bearer <key>` (also `x-api-key`, which some exporters set). */
-export function keyFromHeaders(headers: Headers): string | null {
+export function keyFromHeaders(headers: { get(name: string): string | null }): string | null {
   const authorization = headers.get('authorization');
   if (authorization) return keyFromAuthorization(authorization);
   return headers.get('x-api-key')?.trim() || null;
