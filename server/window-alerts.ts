@@ -4,6 +4,7 @@
 import type { Database } from '../db/client';
 import { describeError } from '../db/errors';
 import { enabledWindowRules } from '../db/read/alert-rules';
+import { allProjectIds } from '../db/read/projects';
 import { categoryShare, weekSpend } from '../db/read/window-alert-totals';
 import { fireEvents } from '../db/write/alert-outbox';
 import { judgeCostRise, judgeShareRise, windowsAt } from '../lib/alerts/judge-window';
@@ -11,7 +12,11 @@ import { judgeCostRise, judgeShareRise, windowsAt } from '../lib/alerts/judge-wi
 /** Judges every enabled window rule as of `now`; returns how many events it fired. */
 export async function judgeWindowRules(db: Database, now = new Date()): Promise<number> {
   let fired = 0;
-  for (const rule of await enabledWindowRules(db)) {
+  const rules = [];
+  for (const projectId of await allProjectIds(db)) {
+    rules.push(...(await enabledWindowRules(db, projectId)));
+  }
+  for (const rule of rules) {
     const { when, projectId, agent } = rule;
     const pair = windowsAt(when, now);
     let summary: string | null;

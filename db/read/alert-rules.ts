@@ -77,9 +77,11 @@ export async function enabledRunRules(
   });
 }
 
-/** Every project's enabled window rules: what the schedule judges. */
+/** A project's enabled window rules: what the schedule judges (one project at a time, as a
+ * database distributed by project_id answers on one node). */
 export async function enabledWindowRules(
   db: Executor,
+  projectId: string,
 ): Promise<(EnabledRule<WindowCondition> & { projectId: string })[]> {
   const rows = await db
     .select({
@@ -90,7 +92,13 @@ export async function enabledWindowRules(
       agent: alertRules.agent,
     })
     .from(alertRules)
-    .where(and(eq(alertRules.enabled, true), inArray(alertRules.kind, [...WINDOW_RULE_KINDS])));
+    .where(
+      and(
+        eq(alertRules.projectId, projectId),
+        eq(alertRules.enabled, true),
+        inArray(alertRules.kind, [...WINDOW_RULE_KINDS]),
+      ),
+    );
   return rows.flatMap((r) => {
     const when = ruleCondition.safeParse(r.when);
     return when.success ? [{ ...r, when: when.data as WindowCondition }] : [];

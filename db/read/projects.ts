@@ -16,6 +16,12 @@ export async function listProjects(db: Executor, limit = 500): Promise<ProjectLi
     .limit(limit);
 }
 
+/** Every project's id (a reference table: read whole on every node). */
+export async function allProjectIds(db: Executor): Promise<string[]> {
+  const rows = await db.select({ id: projects.id }).from(projects).orderBy(asc(projects.id));
+  return rows.map((r) => r.id);
+}
+
 /** Whether the project has any run at all (an empty project shows how to send traces instead). */
 export async function projectHasRuns(db: Executor, projectId: string): Promise<boolean> {
   const [row] = await db
