@@ -9,6 +9,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -31,6 +33,35 @@ const openFromAnotherProcess = (dataDir: string) =>
      await handle.close();
      console.log('opened');`,
   ]);
+
+describe('a Postgres pool whose server is down', () => {
+  it('fails every query and keeps its connections: more failed queries than pool slots still fail fast', async () => {
+    // A port nothing listens on: each connect is refused at once.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const handle = await openDatabase({
+      databaseUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      maxConnections: 2,
+    });
+    try {
+      for (let k = 0; k < 6; k++) {
+        const outcome = await Promise.race([
+          handle.db.execute(sql`select 1`).then(
+            () => 'answered',
+            // drizzle wraps the driver's error as its cause
+            (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+          ),
+          new Promise((resolve) => setTimeout(() => resolve('hung'), 5_000)),
+        ]);
+        expect(outcome, `query ${k + 1}`).toBe('ECONNREFUSED');
+      }
+    } finally {
+      await handle.close();
+    }
+  }, 60_000);
+});
 
 describe('a PGlite data folder', () => {
   it('belongs to one process: a second one fails fast and says why', async () => {

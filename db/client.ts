@@ -86,23 +86,22 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
 /**
  * postgres.js leaves Nagle's algorithm on; a message written in two parts (COPY data, then its
  * end) then waits for the server's delayed ACK, about 40 ms. Connect with it off.
+ *
+ * The socket is handed over while it connects (writes wait for it): a failed connect then reaches
+ * postgres.js as the socket's error and close, which return the connection to its pool. A factory
+ * that rejects instead leaves the connection "connecting" for good, one pool slot lost per failed
+ * attempt, until no query runs at all after an outage.
  */
 function connectNoDelay(options: {
   host: string[];
   port: number[];
   path?: string | false;
-}): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = options.path
-      ? connect(options.path)
-      : connect(options.port[0] ?? 5432, options.host[0] ?? 'localhost');
-    socket.setNoDelay(true);
-    socket.once('connect', () => {
-      socket.off('error', reject);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
+}): Socket {
+  const socket = options.path
+    ? connect(options.path)
+    : connect(options.port[0] ?? 5432, options.host[0] ?? 'localhost');
+  socket.setNoDelay(true);
+  return socket;
 }
 
 export class DataDirInUseError extends Error {
