@@ -13,6 +13,7 @@ import { keepScreen } from './support/screens';
 import { expect, test } from './support/fixtures';
 
 const project = uniqueName('layout');
+let shortRun = '';
 let longRun = '';
 
 test.beforeAll(async ({ baseURL, request }) => {
@@ -25,7 +26,9 @@ test.beforeAll(async ({ baseURL, request }) => {
   const response = await fetch(`${baseURL}/api/v1/runs?limit=500&sort=stepCount`, {
     headers: { authorization: `Bearer ${key}` },
   });
-  longRun = ((await response.json()) as { runs: { id: string }[] }).runs[0]!.id;
+  const bySteps = ((await response.json()) as { runs: { id: string }[] }).runs;
+  longRun = bySteps[0]!.id;
+  shortRun = bySteps[bySteps.length - 1]!.id;
 });
 
 const pages = () => [
@@ -37,6 +40,14 @@ const pages = () => [
   { name: 'compare', path: `/reports/compare?project=${project}` },
   { name: 'caps', path: `/reports/caps?project=${project}` },
   { name: 'prices', path: `/prices?project=${project}` },
+  { name: 'patterns', path: `/patterns?project=${project}&window=90d` },
+  {
+    name: 'run-diff',
+    path: `/runs/compare?a=${encodeURIComponent(longRun)}&b=${encodeURIComponent(shortRun)}&project=${project}`,
+  },
+  { name: 'sessions', path: `/sessions?project=${project}&window=90d` },
+  { name: 'to-check', path: `/to-check?project=${project}` },
+  { name: 'alerts', path: `/alerts?project=${project}` },
   { name: 'not-found', path: '/no-such-page' },
   { name: 'not-found-run', path: `/runs/no-such-run?project=${project}` },
   { name: 'not-found-query', path: `/?project=${project}&exitCategory=nope&from=2026-13-01` },
