@@ -23,7 +23,11 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   const log = (message: string) => console.log(`[loopscope] ${message}`);
   const runtime = createRuntime(config, log);
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
-  const connecting = connectDatabase(runtime, (key) => printFirstKey(origin, key));
+  const grpcAddress =
+    config.grpcPort === null
+      ? null
+      : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.grpcPort}`;
+  const connecting = connectDatabase(runtime, (key) => printFirstKey(origin, key, grpcAddress));
   if (!config.databaseUrl) await connecting;
   else connecting.catch(fail);
 
