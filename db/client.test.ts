@@ -9,7 +9,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
+import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -62,6 +63,76 @@ describe('a Postgres pool whose server is down', () => {
     }
   }, 60_000);
 });
+
+describe('a Postgres connection lost as it opens', () => {
+  it('fails the query that asked for it and nothing else: no unhandled rejection to end the process', async () => {
+    // A proxy to the test server that closes each connection once the server first says it is
+    // ready (ReadyForQuery): where postgres.js would send its array-type query.
+    const target = new URL(
+      process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    );
+    const proxy = createServer((client) => {
+      const server = connect(Number(target.port || 5432), target.hostname);
+      cutAfterFirstReady(server, client);
+      client.on('data', (chunk) => server.write(chunk));
+      client.on('error', () => server.destroy());
+      client.on('close', () => server.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const handle = await openDatabase({
+      databaseUrl: `postgres://postgres@127.0.0.1:${port}${target.pathname}`,
+      maxConnections: 2,
+    });
+    try {
+      const outcomes: string[] = [];
+      for (let k = 0; k < 3; k++) {
+        outcomes.push(
+          await handle.db.execute(sql`select 1`).then(
+            () => 'answered',
+            (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+          ),
+        );
+      }
+      // let any dropped promise of the driver reject before looking
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(outcomes).toEqual(['CONNECTION_CLOSED', 'CONNECTION_CLOSED', 'CONNECTION_CLOSED']);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await handle.close();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  }, 60_000);
+});
+
+/** Pipes `server` to `client` until the first ReadyForQuery message, then closes both. */
+function cutAfterFirstReady(server: Socket, client: Socket): void {
+  let pending = Buffer.alloc(0);
+  server.on('error', () => client.destroy());
+  server.on('close', () => client.destroy());
+  server.on('data', (chunk: Buffer) => {
+    pending = Buffer.concat([pending, chunk]);
+    let at = 0;
+    while (pending.length - at >= 5) {
+      const length = pending.readUInt32BE(at + 1);
+      if (pending.length - at < 1 + length) break;
+      const type = String.fromCharCode(pending[at]!);
+      at += 1 + length;
+      if (type === 'Z') {
+        client.write(pending.subarray(0, at));
+        client.destroy();
+        server.destroy();
+        return;
+      }
+    }
+    client.write(pending.subarray(0, at));
+    pending = pending.subarray(at);
+  });
+}
 
 describe('a PGlite data folder', () => {
   it('belongs to one process: a second one fails fast and says why', async () => {

@@ -49,8 +49,17 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
 }
 
 function openPostgres(url: string, max: number): DatabaseHandle {
-  // `socket` is a postgres.js option its type declarations leave out.
-  const options = { max, onnotice: () => {}, connect_timeout: 10, socket: connectNoDelay };
+  // `socket` is a postgres.js option its type declarations leave out. No `fetch_types`: the
+  // array-type query postgres.js sends on each new connection drops its promise, so a connection
+  // lost at that moment (an outage, a failover) is an unhandled rejection that ends the process
+  // (porsager/postgres#1192, #1223). Arrays come back as text, which our reads parse.
+  const options = {
+    max,
+    onnotice: () => {},
+    connect_timeout: 10,
+    fetch_types: false,
+    socket: connectNoDelay,
+  };
   const client = postgres(url, options as postgres.Options<Record<string, never>>);
   return {
     kind: 'postgres',

@@ -24,7 +24,12 @@ export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   }
   if (!handle.url) throw new Error('A Postgres handle without a URL cannot be migrated');
   // One connection, so the session-level lock and the migration share it.
-  const client = postgres(handle.url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  const client = postgres(handle.url, {
+    max: 1,
+    onnotice: () => {},
+    connect_timeout: 10,
+    fetch_types: false,
+  });
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migratePostgres(drizzle({ client }), config);

@@ -83,13 +83,17 @@ export async function ensureApiKey(
   key: string,
 ): Promise<boolean> {
   const projectId = await ensureProject(db, projectName);
-  const [existing] = await db
-    .select({ id: apiKeys.id })
-    .from(apiKeys)
-    .where(eq(apiKeys.keyHash, hashApiKey(key)));
-  if (existing) return false;
-  await createApiKey(db, projectId, { key, name: 'LOOPSCOPE_INIT_API_KEY' });
-  return true;
+  const added = await db
+    .insert(apiKeys)
+    .values({
+      projectId,
+      name: 'LOOPSCOPE_INIT_API_KEY',
+      prefix: keyPrefix(key),
+      keyHash: hashApiKey(key),
+    })
+    .onConflictDoNothing({ target: apiKeys.keyHash })
+    .returning({ id: apiKeys.id });
+  return added.length > 0;
 }
 
 export async function countApiKeys(db: Executor): Promise<number> {

@@ -3,12 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
 import type { DatabaseHandle } from '../db/client';
 import { describeError, isDatabaseUnavailable } from '../db/errors';
 import { migrateDatabase } from '../db/migrate';
 import { countApiKeys, createApiKey, ensureApiKey, ensureProject } from '../db/projects';
 import { retryQuarantinedRuns } from '../db/write/derive-failures';
+import type { Executor } from '../db/sql';
 import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns } from '../db/write/expire-runs';
 import { endIdleRuns } from '../derive/end-idle-runs';
@@ -27,6 +29,8 @@ import {
 import type { Runtime } from './runtime';
 
 export const DEFAULT_PROJECT = 'default';
+/** The advisory lock key of start-up's seeding (any constant no other lock uses). */
+const BOOT_LOCK = sql`hashtextextended('loopscope:boot', 0)`;
 
 export function createRuntime(config: ServerConfig, log: (message: string) => void): Runtime {
   const prices = readPriceFile(config.pricesFile);
@@ -60,8 +64,15 @@ export async function connectDatabase(
     try {
       handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       await migrateDatabase(handle);
-      await syncPrices(handle.db, readPriceFile(config.pricesFile));
-      await bootstrapKeys(handle, config, runtime.log, onFirstKey);
+      const prices = readPriceFile(config.pricesFile);
+      // Servers that start together on one database take turns: one seeds prices and keys, the
+      // others then find them (a unique key inserted twice at once would stop the second).
+      const firstKey = await handle.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${BOOT_LOCK})`);
+        await syncPrices(tx, prices);
+        return bootstrapKeys(tx, config, runtime.log);
+      });
+      if (firstKey) onFirstKey(firstKey);
       // A new version may read and derive what an old one could not: every quarantined run's
       // spans are read again and the run is tried again.
       await refreshQuarantinedFacts(handle.db);
@@ -86,21 +97,21 @@ export async function connectDatabase(
   }
 }
 
+/** The key made at a first start without LOOPSCOPE_INIT_API_KEY, else null. */
 async function bootstrapKeys(
-  handle: DatabaseHandle,
+  db: Executor,
   config: ServerConfig,
   log: (message: string) => void,
-  onFirstKey: (key: string) => void,
-): Promise<void> {
+): Promise<string | null> {
   if (config.initApiKey) {
-    const added = await ensureApiKey(handle.db, DEFAULT_PROJECT, config.initApiKey);
+    const added = await ensureApiKey(db, DEFAULT_PROJECT, config.initApiKey);
     log(`LOOPSCOPE_INIT_API_KEY ${added ? 'added to' : 'already in'} project "${DEFAULT_PROJECT}"`);
-    return;
+    return null;
   }
-  if ((await countApiKeys(handle.db)) > 0) return;
-  const projectId = await ensureProject(handle.db, DEFAULT_PROJECT);
-  const { key } = await createApiKey(handle.db, projectId, { name: 'first start' });
-  onFirstKey(key);
+  if ((await countApiKeys(db)) > 0) return null;
+  const projectId = await ensureProject(db, DEFAULT_PROJECT);
+  const { key } = await createApiKey(db, projectId, { name: 'first start' });
+  return key;
 }
 
 /**
