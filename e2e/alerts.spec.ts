@@ -1,8 +1,8 @@
 // Alerts in a browser: a rule made on the page, a run sent through /v1/traces that trips it, the
 // webhook received by a real HTTP server on 127.0.0.1, and the delivery in the page's log.
-import { startReceiver } from '../app/api/v1/alerts/test-receiver';
-import type { Receiver } from '../app/api/v1/alerts/test-receiver';
-import { runBody } from '../app/api/v1/alerts/test-runs';
+import { startReceiver } from './support/webhook-receiver';
+import type { Receiver } from './support/webhook-receiver';
+import { runBody } from './support/alert-runs';
 import { LOOKS, expectNoSidewaysScroll, look } from './support/layout';
 import { createProjectKey, uniqueName } from './support/projects';
 import { keepScreen } from './support/screens';

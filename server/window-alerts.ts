@@ -4,7 +4,7 @@
 import type { Database } from '../db/client';
 import { describeError } from '../db/errors';
 import { enabledWindowRules } from '../db/read/alert-rules';
-import { allProjectIds } from '../db/read/projects';
+import { listProjects } from '../db/read/projects';
 import { categoryShare, weekSpend } from '../db/read/window-alert-totals';
 import { fireEvents } from '../db/write/alert-outbox';
 import { judgeCostRise, judgeShareRise, windowsAt } from '../lib/alerts/judge-window';
@@ -13,7 +13,7 @@ import { judgeCostRise, judgeShareRise, windowsAt } from '../lib/alerts/judge-wi
 export async function judgeWindowRules(db: Database, now = new Date()): Promise<number> {
   let fired = 0;
   const rules = [];
-  for (const projectId of await allProjectIds(db)) {
+  for (const { id: projectId } of await listProjects(db, null)) {
     rules.push(...(await enabledWindowRules(db, projectId)));
   }
   for (const rule of rules) {

@@ -4,7 +4,7 @@
 // numbers show whether derivation, which follows every 200, slows.
 // `node --import tsx bench/alerts/derive-cost.ts [runs] [pglite|postgres]`
 import { startTestServer } from '../../e2e/support/test-server';
-import { runBody } from '../../app/api/v1/alerts/test-runs';
+import { runBody } from '../../e2e/support/alert-runs';
 import type { TestDatabaseKind } from '../../db/test-database';
 
 const RUNS = Number(process.argv[2] ?? 1000);

@@ -2,9 +2,9 @@
 // generateText with tools and a stopWhen step limit, over the real OpenAI provider (Chat
 // Completions) with a scripted fetch, telemetry on through experimental_telemetry. A step is one
 // generateText step (one model call and the tools it asked for).
-import { GOALS, TOOLS, letOneDeploySucceed } from './scenarios.mjs';
+import { GOALS, TOOLS, letOneDeploySucceed, zodParams } from './scenarios.mjs';
 import { MODEL, scriptedOpenAIFetch } from './scripted-openai.mjs';
-import { run, times } from './truth.mjs';
+import { run, times, expectGoal, expectLongInterleaved } from './truth.mjs';
 
 const one = (fields) => ({ runs: [run({ key: 'agent:coder', ...fields })] });
 
@@ -12,12 +12,7 @@ export const AI_SDK_SCENARIOS = [
   {
     name: 'success',
     note: 'Reads README.md, writes it, then answers: three steps, the last with finishReason stop.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 3,
-      modelCalls: 3,
-      actions: ['read_file', 'write_file'],
-    }),
+    expect: expectGoal('success'),
   },
   {
     name: 'step-limit',
@@ -33,45 +28,22 @@ export const AI_SDK_SCENARIOS = [
   {
     name: 'repeat',
     note: 'search_docs with the same query four times, the same answer each time, then the model gives up.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'search_docs'),
-      signals: { repeat: true },
-    }),
+    expect: expectGoal('repeat'),
   },
   {
     name: 'oscillation',
     note: 'open_file alternates src/a.ts, src/b.ts, src/a.ts, src/b.ts (A/B/A/B), then the model answers.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'open_file'),
-      signals: { revisit: true },
-    }),
+    expect: expectGoal('oscillation'),
   },
   {
     name: 'tool-failures',
     note: 'deploy throws four times in a row, each with another version; the SDK hands each tool-error to the model, which then gives up.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'deploy'),
-      signals: { toolCircuit: true },
-    }),
+    expect: expectGoal('tool-failures'),
   },
   {
     name: 'tool-flaky',
     note: 'Control: deploy fails, succeeds, fails (never three failures in a row), then the model answers.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 4,
-      modelCalls: 4,
-      actions: times(3, 'deploy'),
-    }),
+    expect: expectGoal('tool-flaky'),
   },
   {
     name: 'approval',
@@ -87,31 +59,7 @@ export const AI_SDK_SCENARIOS = [
     name: 'long-interleaved',
     note: 'A 33-step audit (32 distinct read_file calls) runs beside two short calls; BatchSpanProcessor exports batches of at most 5 spans, so the runs arrive interleaved across many requests.',
     env: { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '5', OTEL_BSP_SCHEDULE_DELAY: '20' },
-    expect: {
-      runs: [
-        run({
-          key: 'agent:auditor',
-          exitCategory: 'model_stopped',
-          stepCount: 33,
-          modelCalls: 33,
-          actions: times(32, 'read_file'),
-        }),
-        run({
-          key: 'agent:helper-a',
-          exitCategory: 'model_stopped',
-          stepCount: 2,
-          modelCalls: 2,
-          actions: ['read_file'],
-        }),
-        run({
-          key: 'agent:helper-b',
-          exitCategory: 'model_stopped',
-          stepCount: 3,
-          modelCalls: 3,
-          actions: ['read_file', 'write_file'],
-        }),
-      ],
-    },
+    expect: expectLongInterleaved(),
   },
 ];
 
@@ -119,12 +67,7 @@ export const AI_SDK_SCENARIOS = [
 export async function runAiSdkScenario(name, deps) {
   const { generateText, tool, stepCountIs, z, createOpenAI } = deps;
   if (name === 'tool-flaky') letOneDeploySucceed();
-  const schema = (params) =>
-    z.object(
-      Object.fromEntries(
-        Object.entries(params).map(([k, t]) => [k, t === 'number' ? z.number() : z.string()]),
-      ),
-    );
+  const schema = (params) => zodParams(z, params);
   const tools = Object.fromEntries(
     Object.entries(TOOLS).map(([toolName, t]) => [
       toolName,

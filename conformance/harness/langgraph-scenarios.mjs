@@ -3,9 +3,12 @@
 // ChatOpenAI client with a scripted fetch, and the truth of each scenario in LangGraph's terms.
 // A step is a super-step (one node run: `agent` or `tools`, langgraph_step in the metadata), so
 // a loop of n tool calls and a final answer is 2n + 1 steps.
-import { GOALS, TOOLS, letOneDeploySucceed } from './scenarios.mjs';
+import { GOALS, TOOLS, letOneDeploySucceed, zodParams } from './scenarios.mjs';
 import { MODEL, scriptedOpenAIFetch } from './scripted-openai.mjs';
-import { run, times } from './truth.mjs';
+import { run, times, expectGoal, expectLongInterleaved } from './truth.mjs';
+
+// A LangGraph step is a super-step: agent, tools, agent, ... so 2n - 1 for n model calls.
+const SUPER_STEPS = (truth) => 2 * truth.modelCalls - 1;
 
 const one = (fields) => ({ runs: [run({ key: 'agent:coder', ...fields })] });
 
@@ -13,12 +16,7 @@ export const LANGGRAPH_SCENARIOS = [
   {
     name: 'success',
     note: 'Reads README.md, writes it, then answers: agent, tools, agent, tools, agent (5 super-steps).',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 3,
-      actions: ['read_file', 'write_file'],
-    }),
+    expect: expectGoal('success', SUPER_STEPS),
   },
   {
     name: 'recursion-limit',
@@ -34,45 +32,22 @@ export const LANGGRAPH_SCENARIOS = [
   {
     name: 'repeat',
     note: 'search_docs with the same query four times, the same answer each time, then the model gives up.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 9,
-      modelCalls: 5,
-      actions: times(4, 'search_docs'),
-      signals: { repeat: true },
-    }),
+    expect: expectGoal('repeat', SUPER_STEPS),
   },
   {
     name: 'oscillation',
     note: 'open_file alternates src/a.ts, src/b.ts, src/a.ts, src/b.ts (A/B/A/B), then the model answers.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 9,
-      modelCalls: 5,
-      actions: times(4, 'open_file'),
-      signals: { revisit: true },
-    }),
+    expect: expectGoal('oscillation', SUPER_STEPS),
   },
   {
     name: 'tool-failures',
     note: 'deploy throws four times in a row, each with another version; ToolNode turns each error into an error ToolMessage and the model then gives up.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 9,
-      modelCalls: 5,
-      actions: times(4, 'deploy'),
-      signals: { toolCircuit: true },
-    }),
+    expect: expectGoal('tool-failures', SUPER_STEPS),
   },
   {
     name: 'tool-flaky',
     note: 'Control: deploy fails, succeeds, fails (never three failures in a row), then the model answers.',
-    expect: one({
-      exitCategory: 'model_stopped',
-      stepCount: 7,
-      modelCalls: 4,
-      actions: times(3, 'deploy'),
-    }),
+    expect: expectGoal('tool-flaky', SUPER_STEPS),
   },
   {
     name: 'interrupt',
@@ -92,31 +67,7 @@ export const LANGGRAPH_SCENARIOS = [
       OTEL_BSP_SCHEDULE_DELAY: '20',
       OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: '1000',
     },
-    expect: {
-      runs: [
-        run({
-          key: 'agent:auditor',
-          exitCategory: 'model_stopped',
-          stepCount: 65,
-          modelCalls: 33,
-          actions: times(32, 'read_file'),
-        }),
-        run({
-          key: 'agent:helper-a',
-          exitCategory: 'model_stopped',
-          stepCount: 3,
-          modelCalls: 2,
-          actions: ['read_file'],
-        }),
-        run({
-          key: 'agent:helper-b',
-          exitCategory: 'model_stopped',
-          stepCount: 5,
-          modelCalls: 3,
-          actions: ['read_file', 'write_file'],
-        }),
-      ],
-    },
+    expect: expectLongInterleaved(undefined, SUPER_STEPS),
   },
 ];
 
@@ -129,12 +80,7 @@ export const LANGGRAPH_SCENARIOS = [
 export async function runLangGraphScenario(name, deps, wrap = (_, invoke) => invoke()) {
   const { createReactAgent, ChatOpenAI, tool, z, MemorySaver, interrupt } = deps;
   if (name === 'tool-flaky') letOneDeploySucceed();
-  const schema = (params) =>
-    z.object(
-      Object.fromEntries(
-        Object.entries(params).map(([k, t]) => [k, t === 'number' ? z.number() : z.string()]),
-      ),
-    );
+  const schema = (params) => zodParams(z, params);
   const tools = Object.entries(TOOLS).map(([toolName, t]) =>
     tool(
       async (input) => {

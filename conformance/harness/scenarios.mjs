@@ -102,6 +102,14 @@ const SCRIPTS = {
   ],
 };
 
+/** A tool's parameters (name → 'string' | 'number') as the zod object of the calling project. */
+export const zodParams = (z, params) =>
+  z.object(
+    Object.fromEntries(
+      Object.entries(params).map(([k, t]) => [k, t === 'number' ? z.number() : z.string()]),
+    ),
+  );
+
 export const GOALS = {
   success: 'Fix the typo in README.md',
   'step-limit': 'List every file of the repository',

@@ -7,19 +7,19 @@ export interface ProjectListing {
   name: string;
 }
 
-/** Every project by name, for the dashboard's project switcher (a handful; capped regardless). */
-export async function listProjects(db: Executor, limit = 500): Promise<ProjectListing[]> {
-  return db
+/**
+ * Projects by name: for the dashboard's project switcher capped (a handful; capped regardless),
+ * for work done per project (`limit` null) every one (a reference table: read whole on any node).
+ */
+export async function listProjects(
+  db: Executor,
+  limit: number | null = 500,
+): Promise<ProjectListing[]> {
+  const query = db
     .select({ id: projects.id, name: projects.name })
     .from(projects)
-    .orderBy(asc(projects.name))
-    .limit(limit);
-}
-
-/** Every project's id (a reference table: read whole on every node). */
-export async function allProjectIds(db: Executor): Promise<string[]> {
-  const rows = await db.select({ id: projects.id }).from(projects).orderBy(asc(projects.id));
-  return rows.map((r) => r.id);
+    .orderBy(asc(projects.name));
+  return limit === null ? query : query.limit(limit);
 }
 
 /** Whether the project has any run at all (an empty project shows how to send traces instead). */

@@ -1,9 +1,7 @@
 // Vercel AI SDK 7, unmodified: generateText with experimental_telemetry and the @ai-sdk/otel integration (registerTelemetry, which v7 needs before it emits spans), traced by the
 // OpenTelemetry Node SDK (NodeSDK with the OTLP proto exporter, as the AI SDK's telemetry docs
 // set it up outside Next.js), over the real OpenAI provider with a scripted fetch.
-import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
-import { captureFramework } from '../../harness/capture.mjs';
+import { captureOrRun } from '../../harness/main.mjs';
 import { AI_SDK_SCENARIOS, runAiSdkScenario } from '../../harness/ai-sdk-scenarios.mjs';
 
 async function runScenario(name) {
@@ -29,14 +27,9 @@ async function runScenario(name) {
   await sdk.shutdown();
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (process.argv[2] && process.argv[2] !== '--only') {
-  await runScenario(process.argv[2]);
-} else {
-  await captureFramework({
+export const CAPTURES = [
+  {
     framework: 'ai-sdk-7',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
     packages: [
       'ai',
       '@ai-sdk/openai',
@@ -45,6 +38,7 @@ if (process.argv[2] && process.argv[2] !== '--only') {
       '@opentelemetry/exporter-trace-otlp-proto',
     ],
     scenarios: AI_SDK_SCENARIOS,
-    only: process.argv.slice(3),
-  });
-}
+  },
+];
+
+await captureOrRun(import.meta, { runScenario, captures: CAPTURES });

@@ -1,29 +1,30 @@
 // Google ADK JS, unmodified, with its own telemetry set-up (maybeSetOtelProviders, which adds the
 // OTLP exporter from the standard OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / _HEADERS variables) and a
 // scripted model: a BaseLlm subclass, ADK's extension point for models, answering from the script.
-import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
-import { captureFramework } from '../../harness/capture.mjs';
-import { GOALS, TOOLS, nextTurn, letOneDeploySucceed } from '../../harness/scenarios.mjs';
+import { captureOrRun } from '../../harness/main.mjs';
+import {
+  GOALS,
+  TOOLS,
+  nextTurn,
+  letOneDeploySucceed,
+  zodParams,
+} from '../../harness/scenarios.mjs';
 import { MODEL, USAGE } from '../../harness/scripted-openai.mjs';
-import { run, times } from '../../harness/truth.mjs';
+import { run, times, expectGoal, expectLongInterleaved } from '../../harness/truth.mjs';
 
 // ADK's spans have no loop-cycle span the conventions name (invoke_agent > call_llm > execute_tool),
 // so each tool call is a step: the truth counts tool calls, not model calls.
+const TOOL_STEPS = (truth) => truth.actions.length;
+
 const coder = (fields) => ({
   runs: [run({ key: 'agent:coder', ...fields, stepCount: fields.actions.length })],
 });
-const toolSteps = (fields) => run({ ...fields, stepCount: fields.actions.length });
 
 const SCENARIOS = [
   {
     name: 'success',
     note: 'Reads README.md, writes it, then answers: three model calls.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      modelCalls: 3,
-      actions: ['read_file', 'write_file'],
-    }),
+    expect: expectGoal('success', TOOL_STEPS),
   },
   {
     name: 'llm-call-limit',
@@ -33,37 +34,22 @@ const SCENARIOS = [
   {
     name: 'repeat',
     note: 'search_docs with the same query four times, the same answer each time, then the model gives up.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      modelCalls: 5,
-      actions: times(4, 'search_docs'),
-      signals: { repeat: true },
-    }),
+    expect: expectGoal('repeat', TOOL_STEPS),
   },
   {
     name: 'oscillation',
     note: 'open_file alternates src/a.ts, src/b.ts, src/a.ts, src/b.ts (A/B/A/B), then the model answers.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      modelCalls: 5,
-      actions: times(4, 'open_file'),
-      signals: { revisit: true },
-    }),
+    expect: expectGoal('oscillation', TOOL_STEPS),
   },
   {
     name: 'tool-failures',
     note: 'deploy throws four times in a row, each with another version (1.0.1 to 1.0.4, never the same call twice); each error goes back to the model, which then gives up.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      modelCalls: 5,
-      actions: times(4, 'deploy'),
-      signals: { toolCircuit: true },
-    }),
+    expect: expectGoal('tool-failures', TOOL_STEPS),
   },
   {
     name: 'tool-flaky',
     note: 'Control: deploy fails, succeeds, fails (never three failures in a row), then the model answers.',
-    expect: coder({ exitCategory: 'model_stopped', modelCalls: 4, actions: times(3, 'deploy') }),
+    expect: expectGoal('tool-flaky', TOOL_STEPS),
   },
   {
     name: 'confirmation',
@@ -74,28 +60,10 @@ const SCENARIOS = [
     name: 'long-interleaved',
     note: 'A 33-call audit (32 distinct read_file calls) runs beside two short agents; BatchSpanProcessor exports batches of at most 5 spans, so the runs arrive interleaved across many requests.',
     env: { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '5', OTEL_BSP_SCHEDULE_DELAY: '20' },
-    expect: {
-      runs: [
-        toolSteps({
-          key: 'agent:auditor',
-          exitCategory: 'model_stopped',
-          modelCalls: 33,
-          actions: times(32, 'read_file'),
-        }),
-        toolSteps({
-          key: 'agent:helper_a',
-          exitCategory: 'model_stopped',
-          modelCalls: 2,
-          actions: ['read_file'],
-        }),
-        toolSteps({
-          key: 'agent:helper_b',
-          exitCategory: 'model_stopped',
-          modelCalls: 3,
-          actions: ['read_file', 'write_file'],
-        }),
-      ],
-    },
+    expect: expectLongInterleaved(
+      ['agent:auditor', 'agent:helper_a', 'agent:helper_b'],
+      TOOL_STEPS,
+    ),
   },
 ];
 
@@ -136,12 +104,7 @@ async function runScenario(name) {
       throw new Error('live mode is not scripted');
     }
   }
-  const schema = (params) =>
-    z.object(
-      Object.fromEntries(
-        Object.entries(params).map(([k, t]) => [k, t === 'number' ? z.number() : z.string()]),
-      ),
-    );
+  const schema = (params) => zodParams(z, params);
   const tools = Object.entries(TOOLS).map(
     ([toolName, t]) =>
       new adk.FunctionTool({
@@ -196,14 +159,9 @@ async function runScenario(name) {
   await trace.getTracerProvider().getDelegate().shutdown();
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (process.argv[2] && process.argv[2] !== '--only') {
-  await runScenario(process.argv[2]);
-} else {
-  await captureFramework({
+export const CAPTURES = [
+  {
     framework: 'google-adk',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
     packages: [
       '@google/adk',
       '@opentelemetry/exporter-trace-otlp-http',
@@ -215,6 +173,7 @@ if (process.argv[2] && process.argv[2] !== '--only') {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
     }),
     scenarios: SCENARIOS,
-    only: process.argv.slice(3),
-  });
-}
+  },
+];
+
+await captureOrRun(import.meta, { runScenario, captures: CAPTURES });

@@ -1,9 +1,7 @@
 // LangGraph JS, unmodified, traced through OpenInference's LangChain instrumentation (the set-up of
 // that package's README: a NodeTracerProvider, manuallyInstrument on the callbacks manager), with
 // the OTLP proto exporter and the real ChatOpenAI client over a scripted fetch.
-import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
-import { captureFramework } from '../../harness/capture.mjs';
+import { captureOrRun } from '../../harness/main.mjs';
 import { LANGGRAPH_SCENARIOS, runLangGraphScenario } from '../../harness/langgraph-scenarios.mjs';
 
 async function runScenario(name) {
@@ -45,14 +43,9 @@ async function runScenario(name) {
   await provider.shutdown();
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (process.argv[2] && process.argv[2] !== '--only') {
-  await runScenario(process.argv[2]);
-} else {
-  await captureFramework({
+export const CAPTURES = [
+  {
     framework: 'langgraph-openinference',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
     packages: [
       '@langchain/langgraph',
       '@langchain/core',
@@ -61,6 +54,7 @@ if (process.argv[2] && process.argv[2] !== '--only') {
       '@opentelemetry/exporter-trace-otlp-proto',
     ],
     scenarios: LANGGRAPH_SCENARIOS,
-    only: process.argv.slice(3),
-  });
-}
+  },
+];
+
+await captureOrRun(import.meta, { runScenario, captures: CAPTURES });

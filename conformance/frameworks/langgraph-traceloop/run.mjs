@@ -3,9 +3,7 @@
 // client over a scripted fetch. Each scenario runs inside an app span (the user's own
 // `invoke_agent <name>` span, with the GenAI attributes OTel names for an agent span); the
 // `no-app-span-*` scenarios run bare, and Traceloop then starts a new trace for every span.
-import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
-import { captureFramework } from '../../harness/capture.mjs';
+import { captureOrRun } from '../../harness/main.mjs';
 import { LANGGRAPH_SCENARIOS, runLangGraphScenario } from '../../harness/langgraph-scenarios.mjs';
 
 async function runScenario(name) {
@@ -82,14 +80,9 @@ const NO_APP_SPAN = [
   },
 ];
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (process.argv[2] && process.argv[2] !== '--only') {
-  await runScenario(process.argv[2]);
-} else {
-  await captureFramework({
+export const CAPTURES = [
+  {
     framework: 'langgraph-traceloop',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
     packages: [
       '@langchain/langgraph',
       '@langchain/core',
@@ -98,6 +91,7 @@ if (process.argv[2] && process.argv[2] !== '--only') {
       '@opentelemetry/exporter-trace-otlp-proto',
     ],
     scenarios: [...LANGGRAPH_SCENARIOS.map(perToolCall), ...NO_APP_SPAN],
-    only: process.argv.slice(3),
-  });
-}
+  },
+];
+
+await captureOrRun(import.meta, { runScenario, captures: CAPTURES });

@@ -2,12 +2,10 @@
 // (@mastra/otel-exporter with the "custom" provider over http/protobuf, which uses the stock
 // @opentelemetry/exporter-trace-otlp-proto), over the real AI SDK OpenAI provider (Chat
 // Completions) with a scripted fetch. Mastra 0.24.9: every 1.x release needs Node >= 22.13.
-import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
-import { captureFramework } from '../../harness/capture.mjs';
-import { GOALS, TOOLS, letOneDeploySucceed } from '../../harness/scenarios.mjs';
+import { captureOrRun } from '../../harness/main.mjs';
+import { GOALS, TOOLS, letOneDeploySucceed, zodParams } from '../../harness/scenarios.mjs';
 import { MODEL, scriptedOpenAIFetch } from '../../harness/scripted-openai.mjs';
-import { run, times } from '../../harness/truth.mjs';
+import { run, times, expectGoal, expectLongInterleaved } from '../../harness/truth.mjs';
 
 const coder = (fields) => ({ runs: [run({ key: 'agent:coder', ...fields })] });
 
@@ -15,12 +13,7 @@ const SCENARIOS = [
   {
     name: 'success',
     note: 'Reads README.md, writes it, then answers: three steps, the last with finish reason stop.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 3,
-      modelCalls: 3,
-      actions: ['read_file', 'write_file'],
-    }),
+    expect: expectGoal('success'),
   },
   {
     name: 'step-limit',
@@ -36,45 +29,22 @@ const SCENARIOS = [
   {
     name: 'repeat',
     note: 'search_docs with the same query four times, the same answer each time, then the model gives up.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'search_docs'),
-      signals: { repeat: true },
-    }),
+    expect: expectGoal('repeat'),
   },
   {
     name: 'oscillation',
     note: 'open_file alternates src/a.ts, src/b.ts, src/a.ts, src/b.ts (A/B/A/B), then the model answers.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'open_file'),
-      signals: { revisit: true },
-    }),
+    expect: expectGoal('oscillation'),
   },
   {
     name: 'tool-failures',
     note: 'deploy throws four times in a row, each with another version; each error goes back to the model, which then gives up.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'deploy'),
-      signals: { toolCircuit: true },
-    }),
+    expect: expectGoal('tool-failures'),
   },
   {
     name: 'tool-flaky',
     note: 'Control: deploy fails, succeeds, fails (never three failures in a row), then the model answers.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 4,
-      modelCalls: 4,
-      actions: times(3, 'deploy'),
-    }),
+    expect: expectGoal('tool-flaky'),
   },
   {
     name: 'output-tripwire',
@@ -90,31 +60,7 @@ const SCENARIOS = [
     name: 'long-interleaved',
     note: "A 33-step audit (32 distinct read_file calls) runs beside two short agents; the OtelExporter's BatchSpanProcessor exports batches of at most 5 spans (its batchSize option), so the runs arrive interleaved across many requests.",
     env: { MASTRA_OTEL_BATCH_SIZE: '5' },
-    expect: {
-      runs: [
-        run({
-          key: 'agent:auditor',
-          exitCategory: 'model_stopped',
-          stepCount: 33,
-          modelCalls: 33,
-          actions: times(32, 'read_file'),
-        }),
-        run({
-          key: 'agent:helper-a',
-          exitCategory: 'model_stopped',
-          stepCount: 2,
-          modelCalls: 2,
-          actions: ['read_file'],
-        }),
-        run({
-          key: 'agent:helper-b',
-          exitCategory: 'model_stopped',
-          stepCount: 3,
-          modelCalls: 3,
-          actions: ['read_file', 'write_file'],
-        }),
-      ],
-    },
+    expect: expectLongInterleaved(),
   },
 ];
 
@@ -127,12 +73,7 @@ async function runScenario(name) {
   const { z } = await import('zod');
 
   if (name === 'tool-flaky') letOneDeploySucceed();
-  const schema = (params) =>
-    z.object(
-      Object.fromEntries(
-        Object.entries(params).map(([k, t]) => [k, t === 'number' ? z.number() : z.string()]),
-      ),
-    );
+  const schema = (params) => zodParams(z, params);
   const tools = Object.fromEntries(
     Object.entries(TOOLS).map(([toolName, t]) => [
       toolName,
@@ -238,14 +179,9 @@ async function runScenario(name) {
   await mastra.shutdown();
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (process.argv[2] && process.argv[2] !== '--only') {
-  await runScenario(process.argv[2]);
-} else {
-  await captureFramework({
+export const CAPTURES = [
+  {
     framework: 'mastra',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
     packages: [
       '@mastra/core',
       '@mastra/otel-exporter',
@@ -253,6 +189,7 @@ if (process.argv[2] && process.argv[2] !== '--only') {
       '@opentelemetry/exporter-trace-otlp-proto',
     ],
     scenarios: SCENARIOS,
-    only: process.argv.slice(3),
-  });
-}
+  },
+];
+
+await captureOrRun(import.meta, { runScenario, captures: CAPTURES });

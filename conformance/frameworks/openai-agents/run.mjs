@@ -1,12 +1,10 @@
 // OpenAI Agents JS, unmodified, traced through OpenInference's processor for the SDK (the set-up
 // of that package's README: NodeTracerProvider, BatchSpanProcessor, the OTLP proto exporter),
 // with the real OpenAI client over a scripted fetch (Chat Completions API).
-import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
-import { captureFramework } from '../../harness/capture.mjs';
-import { GOALS, TOOLS, letOneDeploySucceed } from '../../harness/scenarios.mjs';
+import { captureOrRun } from '../../harness/main.mjs';
+import { GOALS, TOOLS, letOneDeploySucceed, zodParams } from '../../harness/scenarios.mjs';
 import { MODEL, scriptedOpenAIFetch } from '../../harness/scripted-openai.mjs';
-import { run, times } from '../../harness/truth.mjs';
+import { run, times, expectGoal, expectLongInterleaved } from '../../harness/truth.mjs';
 
 const coder = (fields) => ({ runs: [run({ key: 'agent:coder', ...fields })] });
 
@@ -14,12 +12,7 @@ const SCENARIOS = [
   {
     name: 'success',
     note: 'Reads README.md, writes it, then answers with its final output: three turns.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 3,
-      modelCalls: 3,
-      actions: ['read_file', 'write_file'],
-    }),
+    expect: expectGoal('success'),
   },
   {
     name: 'turn-limit',
@@ -35,45 +28,22 @@ const SCENARIOS = [
   {
     name: 'repeat',
     note: 'search_docs with the same query four times, the same answer each time, then the model gives up.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'search_docs'),
-      signals: { repeat: true },
-    }),
+    expect: expectGoal('repeat'),
   },
   {
     name: 'oscillation',
     note: 'open_file alternates src/a.ts, src/b.ts, src/a.ts, src/b.ts (A/B/A/B), then the model answers.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'open_file'),
-      signals: { revisit: true },
-    }),
+    expect: expectGoal('oscillation'),
   },
   {
     name: 'tool-failures',
     note: 'deploy throws four times in a row, each with another version; the SDK hands each error to the model, which then gives up.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 5,
-      modelCalls: 5,
-      actions: times(4, 'deploy'),
-      signals: { toolCircuit: true },
-    }),
+    expect: expectGoal('tool-failures'),
   },
   {
     name: 'tool-flaky',
     note: 'Control: deploy fails, succeeds, fails (never three failures in a row), then the model answers.',
-    expect: coder({
-      exitCategory: 'model_stopped',
-      stepCount: 4,
-      modelCalls: 4,
-      actions: times(3, 'deploy'),
-    }),
+    expect: expectGoal('tool-flaky'),
   },
   {
     name: 'approval',
@@ -108,31 +78,7 @@ const SCENARIOS = [
       OTEL_BSP_SCHEDULE_DELAY: '20',
       OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT: '1000',
     },
-    expect: {
-      runs: [
-        run({
-          key: 'agent:auditor',
-          exitCategory: 'model_stopped',
-          stepCount: 33,
-          modelCalls: 33,
-          actions: times(32, 'read_file'),
-        }),
-        run({
-          key: 'agent:helper-a',
-          exitCategory: 'model_stopped',
-          stepCount: 2,
-          modelCalls: 2,
-          actions: ['read_file'],
-        }),
-        run({
-          key: 'agent:helper-b',
-          exitCategory: 'model_stopped',
-          stepCount: 3,
-          modelCalls: 3,
-          actions: ['read_file', 'write_file'],
-        }),
-      ],
-    },
+    expect: expectLongInterleaved(),
   },
 ];
 
@@ -167,12 +113,7 @@ async function runScenario(name) {
   agents.setOpenAIAPI('chat_completions');
 
   if (name === 'tool-flaky') letOneDeploySucceed();
-  const schema = (params) =>
-    z.object(
-      Object.fromEntries(
-        Object.entries(params).map(([k, t]) => [k, t === 'number' ? z.number() : z.string()]),
-      ),
-    );
+  const schema = (params) => zodParams(z, params);
   const tools = Object.entries(TOOLS).map(([toolName, t]) =>
     agents.tool({
       name: toolName,
@@ -245,14 +186,9 @@ async function runScenario(name) {
   await provider.shutdown();
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (process.argv[2] && process.argv[2] !== '--only') {
-  await runScenario(process.argv[2]);
-} else {
-  await captureFramework({
+export const CAPTURES = [
+  {
     framework: 'openai-agents',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
     packages: [
       '@openai/agents',
       '@arizeai/openinference-instrumentation-openai-agents',
@@ -261,6 +197,7 @@ if (process.argv[2] && process.argv[2] !== '--only') {
       '@opentelemetry/sdk-trace-node',
     ],
     scenarios: SCENARIOS,
-    only: process.argv.slice(3),
-  });
-}
+  },
+];
+
+await captureOrRun(import.meta, { runScenario, captures: CAPTURES });

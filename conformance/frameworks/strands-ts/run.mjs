@@ -2,28 +2,16 @@
 // OTLP exporter, configured by the standard OTEL_EXPORTER_OTLP_* variables) and its real OpenAI
 // model class over a scripted fetch. `node run.mjs` captures every scenario twice: with the
 // default GenAI conventions and with OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental.
-import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
-import { captureFramework } from '../../harness/capture.mjs';
-import { GOALS, TOOLS, letOneDeploySucceed } from '../../harness/scenarios.mjs';
+import { captureOrRun } from '../../harness/main.mjs';
+import { GOALS, TOOLS, letOneDeploySucceed, zodParams } from '../../harness/scenarios.mjs';
 import { MODEL, scriptedOpenAIFetch } from '../../harness/scripted-openai.mjs';
-import { run, times } from '../../harness/truth.mjs';
+import { run, expectGoal, expectLongInterleaved } from '../../harness/truth.mjs';
 
 const SCENARIOS = [
   {
     name: 'success',
     note: 'Reads README.md, writes it, then answers: three cycles, the model ends with endTurn.',
-    expect: {
-      runs: [
-        run({
-          key: 'agent:coder',
-          exitCategory: 'model_stopped',
-          stepCount: 3,
-          modelCalls: 3,
-          actions: ['read_file', 'write_file'],
-        }),
-      ],
-    },
+    expect: expectGoal('success'),
   },
   {
     name: 'turn-limit',
@@ -44,65 +32,22 @@ const SCENARIOS = [
   {
     name: 'repeat',
     note: 'search_docs with the same query four times, the same answer each time, then the model gives up.',
-    expect: {
-      runs: [
-        run({
-          key: 'agent:coder',
-          exitCategory: 'model_stopped',
-          stepCount: 5,
-          modelCalls: 5,
-          actions: times(4, 'search_docs'),
-          signals: { repeat: true },
-        }),
-      ],
-    },
+    expect: expectGoal('repeat'),
   },
   {
     name: 'oscillation',
     note: 'open_file alternates src/a.ts, src/b.ts, src/a.ts, src/b.ts (A/B/A/B), then the model answers.',
-    expect: {
-      runs: [
-        run({
-          key: 'agent:coder',
-          exitCategory: 'model_stopped',
-          stepCount: 5,
-          modelCalls: 5,
-          actions: times(4, 'open_file'),
-          signals: { revisit: true },
-        }),
-      ],
-    },
+    expect: expectGoal('oscillation'),
   },
   {
     name: 'tool-failures',
     note: 'deploy throws four times in a row, each with another version (no two calls alike), then the model gives up.',
-    expect: {
-      runs: [
-        run({
-          key: 'agent:coder',
-          exitCategory: 'model_stopped',
-          stepCount: 5,
-          modelCalls: 5,
-          actions: times(4, 'deploy'),
-          signals: { toolCircuit: true },
-        }),
-      ],
-    },
+    expect: expectGoal('tool-failures'),
   },
   {
     name: 'tool-flaky',
     note: 'Control: deploy fails, succeeds, fails (never three failures in a row), then the model answers.',
-    expect: {
-      runs: [
-        run({
-          key: 'agent:coder',
-          exitCategory: 'model_stopped',
-          stepCount: 4,
-          modelCalls: 4,
-          actions: times(3, 'deploy'),
-        }),
-      ],
-    },
+    expect: expectGoal('tool-flaky'),
   },
   {
     name: 'approval',
@@ -123,31 +68,7 @@ const SCENARIOS = [
     name: 'long-interleaved',
     note: 'A 33-cycle audit (32 distinct read_file calls) runs beside two short agents; BatchSpanProcessor exports batches of at most 5 spans (OTEL_BSP_MAX_EXPORT_BATCH_SIZE=5), so the runs arrive interleaved across many requests.',
     env: { OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '5', OTEL_BSP_SCHEDULE_DELAY: '20' },
-    expect: {
-      runs: [
-        run({
-          key: 'agent:auditor',
-          exitCategory: 'model_stopped',
-          stepCount: 33,
-          modelCalls: 33,
-          actions: times(32, 'read_file'),
-        }),
-        run({
-          key: 'agent:helper-a',
-          exitCategory: 'model_stopped',
-          stepCount: 2,
-          modelCalls: 2,
-          actions: ['read_file'],
-        }),
-        run({
-          key: 'agent:helper-b',
-          exitCategory: 'model_stopped',
-          stepCount: 3,
-          modelCalls: 3,
-          actions: ['read_file', 'write_file'],
-        }),
-      ],
-    },
+    expect: expectLongInterleaved(),
   },
 ];
 
@@ -160,12 +81,7 @@ async function runScenario(name) {
   const provider = setupTracer({ exporters: { otlp: true } });
 
   if (name === 'tool-flaky') letOneDeploySucceed();
-  const schema = (params) =>
-    z.object(
-      Object.fromEntries(
-        Object.entries(params).map(([k, t]) => [k, t === 'number' ? z.number() : z.string()]),
-      ),
-    );
+  const schema = (params) => zodParams(z, params);
   const tools = Object.entries(TOOLS).map(([toolName, t]) =>
     tool({
       name: toolName,
@@ -212,34 +128,26 @@ async function runScenario(name) {
   await provider.shutdown();
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-if (process.argv[2] && process.argv[2] !== '--only') {
-  await runScenario(process.argv[2]);
-} else {
-  const packages = [
-    '@strands-agents/sdk',
-    '@opentelemetry/exporter-trace-otlp-http',
-    '@opentelemetry/sdk-trace-base',
-  ];
-  const only = process.argv.slice(3);
-  await captureFramework({
+const PACKAGES = [
+  '@strands-agents/sdk',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/sdk-trace-base',
+];
+export const CAPTURES = [
+  {
     framework: 'strands-ts',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
-    packages,
+    packages: PACKAGES,
     scenarios: SCENARIOS,
-    only,
-  });
-  await captureFramework({
+  },
+  {
     framework: 'strands-ts-latest',
-    projectDir: here,
-    script: fileURLToPath(import.meta.url),
-    packages,
+    packages: PACKAGES,
     env: { OTEL_SEMCONV_STABILITY_OPT_IN: 'gen_ai_latest_experimental' },
     scenarios: SCENARIOS.map((s) => ({
       ...s,
       note: `${s.note} With OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental.`,
     })),
-    only,
-  });
-}
+  },
+];
+
+await captureOrRun(import.meta, { runScenario, captures: CAPTURES });

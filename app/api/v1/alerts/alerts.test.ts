@@ -4,10 +4,10 @@ import { createTestDatabase, TEST_DATABASE_KINDS } from '@/db/test-database';
 import type { DatabaseHandle } from '@/db/client';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
-import { closedPort, startReceiver } from './test-receiver';
-import type { Receiver } from './test-receiver';
-import { runBody } from './test-runs';
-import type { TestRun } from './test-runs';
+import { closedPort, startReceiver } from '@/e2e/support/webhook-receiver';
+import type { Receiver } from '@/e2e/support/webhook-receiver';
+import { runBody } from '@/e2e/support/alert-runs';
+import type { TestRun } from '@/e2e/support/alert-runs';
 
 type Json = Record<string, unknown>;
 interface AlertEvent {
