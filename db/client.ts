@@ -18,6 +18,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { registerArrayTypes } from './pg-arrays';
+import type { TypeTables } from './pg-arrays';
 import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
 
@@ -49,10 +51,8 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
 }
 
 function openPostgres(url: string, max: number): DatabaseHandle {
-  // `socket` is a postgres.js option its type declarations leave out. No `fetch_types`: the
-  // array-type query postgres.js sends on each new connection drops its promise, so a connection
-  // lost at that moment (an outage, a failover) is an unhandled rejection that ends the process
-  // (porsager/postgres#1192, #1223). Arrays come back as text, which our reads parse.
+  // `socket` is a postgres.js option its type declarations leave out. No `fetch_types`: see
+  // pg-arrays.ts, which registers the array types instead.
   const options = {
     max,
     onnotice: () => {},
@@ -61,6 +61,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     socket: connectNoDelay,
   };
   const client = postgres(url, options as postgres.Options<Record<string, never>>);
+  registerArrayTypes(client as unknown as TypeTables);
   return {
     kind: 'postgres',
     db: drizzlePostgres({ client, schema }) as unknown as Database,

@@ -1,6 +1,5 @@
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { parsePgArray } from 'drizzle-orm/pg-core';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
 import type { PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Database, Schema } from './client';
@@ -60,10 +59,7 @@ export const column = {
     .transform((v) => (typeof v === 'string' && /^\s*[[{]/.test(v) ? safeJson(v) : v)),
   /** A timestamp as an ISO 8601 string. */
   isoTime: z.union([z.date(), z.string()]).transform((v) => new Date(v).toISOString()),
-  /** text[]: PGlite parses it; postgres.js (without fetch_types) hands back its literal. */
-  textArray: z
-    .union([z.array(z.string()), z.string()])
-    .transform((v) => (typeof v === 'string' ? (parsePgArray(v) as string[]) : v)),
+  textArray: z.array(z.string()),
 };
 
 function safeJson(text: string): unknown {

@@ -15,8 +15,8 @@ import {
   stateHash,
   terminationFromGuard,
   ToolError,
-} from '.';
-import type { RunOptions, Termination } from '.';
+} from './index';
+import type { RunOptions, Termination } from './index';
 
 function setup(options: Partial<RunOptions> = {}) {
   const exporter = new InMemorySpanExporter();
@@ -37,11 +37,13 @@ const attrs = (span: ReadableSpan | undefined) => span?.attributes ?? {};
 const ms = (time: readonly [number, number]) => time[0] * 1000 + time[1] / 1e6;
 
 describe('run and step spans carry the conventions', () => {
-  it('puts goal, agent, variant, run id and limits on the root, and the exit on its end', () => {
+  it('puts goal, agent, variant, run id, session, tags and limits on the root, and the exit on its end', () => {
     const { run, named } = setup({
       agent: 'ops-agent',
       variant: 'guard',
       runId: 'run-1',
+      sessionId: 'incident-42',
+      tags: ['on-call', 'orders'],
       limits: { maxSteps: 12, maxUsd: 0.5, wallClockMs: 600_000 },
       progressDirection: 'up',
     });
@@ -53,6 +55,8 @@ describe('run and step spans carry the conventions', () => {
       'loop.agent': 'ops-agent',
       'loop.variant': 'guard',
       'loop.run.id': 'run-1',
+      'loop.session.id': 'incident-42',
+      'loop.tags': ['on-call', 'orders'],
       'loop.limits.max_steps': 12,
       'loop.limits.max_usd': 0.5,
       'loop.limits.wall_clock_ms': 600_000,

@@ -19,6 +19,10 @@ export interface RunOptions {
   variant?: string;
   /** Groups spans of several traces into one run; the trace id is the run id otherwise. */
   runId?: string;
+  /** The conversation or session the run belongs to (`loop.session.id`): its runs read together. */
+  sessionId?: string;
+  /** Labels to filter and search by (`loop.tags`). */
+  tags?: readonly string[];
   limits?: Limits;
   /** Which way `loop.progress` improves (default down: failing tests, open fields, ...). */
   progressDirection?: 'down' | 'up';
@@ -74,6 +78,8 @@ export class LoopRun {
     }
     if (options.variant) attributes['loop.variant'] = options.variant;
     if (options.runId) attributes['loop.run.id'] = options.runId;
+    if (options.sessionId) attributes['loop.session.id'] = options.sessionId;
+    if (options.tags?.length) attributes['loop.tags'] = [...options.tags];
     if (this.limits.maxSteps !== undefined)
       attributes['loop.limits.max_steps'] = this.limits.maxSteps;
     if (this.limits.maxUsd !== undefined) attributes['loop.limits.max_usd'] = this.limits.maxUsd;

@@ -4,8 +4,8 @@ import { createSender } from '@/e2e/support/otel';
 import type { Sender } from '@/e2e/support/otel';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
-import { remoteGuard, startRun } from '.';
-import type { LoopRun } from '.';
+import { remoteGuard, startRun } from './index';
+import type { LoopRun } from './index';
 
 describe('remoteGuard', () => {
   let server: TestServer;

@@ -3,8 +3,8 @@
 // controls (guard, progress check, circuit breaker, outside goal check) are switches, so the
 // same task can run uncontrolled and controlled.
 import type { Tracer } from '@opentelemetry/api';
-import { startRun, ToolError } from '../kit';
-import type { Limits, LoopStep, StopRules, Termination, TokenUsage } from '../kit';
+import { startRun, ToolError } from '../kit/index';
+import type { Limits, LoopStep, StopRules, Termination, TokenUsage } from '../kit/index';
 import type { ErrorClass } from '../trajectory/step';
 import type { Random, VirtualClock } from './random';
 import { ScriptedModel, tokensOf } from './scripted-model';
@@ -54,6 +54,8 @@ export interface Controls {
   checkEachStep?: boolean;
   /** Run the outside check on a claim of success and refuse the claim when it fails. */
   verifyClaims?: boolean;
+  /** No outside check at all: a claim of success stands on the agent's word (unverified). */
+  noOutsideCheck?: boolean;
   /** Escalate a cycle with this hand-over instead of stopping. */
   handOverOnCycle?: () => string;
 }
@@ -63,6 +65,8 @@ export interface Task {
   agent: string;
   variant: string;
   runId: string;
+  /** The conversation the run belongs to (`loop.session.id`). */
+  sessionId?: string;
   model: ModelProfile;
   limits: Limits;
   world: World;
@@ -102,6 +106,7 @@ export async function runTask(task: Task, ctx: TaskContext): Promise<TaskResult>
     agent: task.agent,
     variant: task.variant,
     runId: task.runId,
+    sessionId: task.sessionId,
     limits: task.limits,
     stateFields: world.stateFields,
     progressDirection: task.progressDirection,
@@ -149,7 +154,7 @@ export async function runTask(task: Task, ctx: TaskContext): Promise<TaskResult>
     }
     if (move.kind === 'done') {
       step.act('final_answer', { claim: move.claim });
-      const check = world.check?.();
+      const check = controls.noOutsideCheck ? undefined : world.check?.();
       observe(step, world, model);
       if (check)
         step.verify(check.pass ? 'pass' : 'fail', { source: 'environment', fields: check.fields });

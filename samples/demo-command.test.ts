@@ -91,8 +91,8 @@ describe('runDemoCommand', () => {
       },
       log: (message) => logs.push(message),
     });
-    expect(summary).toMatchObject({ runs: 75, alreadyLoaded: false });
-    expect(logs.at(-2)).toMatch(/^Loaded 75 sample runs/);
+    expect(summary).toMatchObject({ runs: 78, alreadyLoaded: false });
+    expect(logs.at(-2)).toMatch(/^Loaded 78 sample runs/);
     // The last line is the page to open: this server's port, the days the runs cover.
     const days = `from=${summary.from.slice(0, 10)}&to=${summary.to.slice(0, 10)}`;
     expect(logs.at(-1)).toBe(`Open http://127.0.0.1:${port()}/?${days} to see them.`);
@@ -101,7 +101,7 @@ describe('runDemoCommand', () => {
     const page = await fetch(`http://127.0.0.1:${port()}/api/v1/runs?from=${from}&limit=500`, {
       headers: { authorization: `Bearer ${server.key}` },
     });
-    expect(((await page.json()) as { runs: unknown[] }).runs).toHaveLength(75);
+    expect(((await page.json()) as { runs: unknown[] }).runs).toHaveLength(78);
     const demoKeys = (await listApiKeys(server.database.db)).filter((k) => k.name === 'demo');
     expect(demoKeys.map((k) => k.revokedAt !== null)).toEqual([true]);
   });

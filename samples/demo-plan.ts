@@ -36,15 +36,33 @@ const at = (daysAgo: number, k: number, baseHour = 8) =>
 
 export function demoPlan(): PlannedRun[] {
   const plan: PlannedRun[] = [];
+  // Each month-end close is one conversation with the crawler: a session of its runs.
   for (let k = 0; k < 14; k++) {
     plan.push({
       runId: `demo-invoice-crawl-${two(k + 1)}`,
       sample: 'invoice-crawl',
       variant: 'baseline',
       offsetMs: at(40 - k * 3, k, 5),
-      build: invoiceCrawl,
+      build: (input) => ({ ...invoiceCrawl(input), sessionId: `invoice-close-${(k >> 2) + 1}` }),
     });
   }
+  // A copy of the crawler someone runs without the warehouse check: its claims stand unchecked,
+  // for a person to confirm ("to check").
+  [10, 6, 3].forEach((daysAgo, k) => {
+    plan.push({
+      runId: `demo-invoice-crawl-no-check-${two(k + 1)}`,
+      sample: 'invoice-crawl',
+      variant: 'no-check',
+      offsetMs: at(daysAgo, k + 4, 6),
+      build: (input) => {
+        const task = invoiceCrawl(input);
+        return {
+          ...task,
+          controls: { ...task.controls, verifyClaims: false, noOutsideCheck: true },
+        };
+      },
+    });
+  });
   [40, 37, 33, 30, 26, 23, 19, 16, 12, 9, 5, 2].forEach((daysAgo, k) => {
     const variant = k < 6 ? 'no-guard' : 'guard';
     plan.push({

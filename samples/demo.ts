@@ -3,7 +3,7 @@
 // batch already stored keeps the anchor it was first sent with, so sending it again changes
 // nothing (the server stores a span sent twice once).
 import type { PriceTable } from '../trajectory/pricing';
-import type { TokenUsage } from '../kit';
+import type { TokenUsage } from '../kit/index';
 import { runTask } from './agent-loop';
 import { DEMO_DAYS, demoPlan } from './demo-plan';
 import type { SampleName } from './demo-plan';

@@ -2,7 +2,7 @@
 // offset and breaks the audit-log test; fix B restores UTC and breaks the offset test; the agent
 // goes back to A. The repository returns to an earlier state (a revisit, cycle 2). With the guard
 // the loop hands the choice to a person; without it, it alternates until its step budget.
-import { ToolError } from '../kit';
+import { ToolError } from '../kit/index';
 import type { SampleInput, Script, Task, World } from './agent-loop';
 import { MODELS } from './scripted-model';
 

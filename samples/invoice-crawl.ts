@@ -1,7 +1,7 @@
 // (f) A healthy loop: page through the billing API with a cursor and export every invoice of the
 // month. The same tool every step, but with a new cursor and a new state each time; the progress
 // metric (invoices left) improves every step, and an outside count confirms the export.
-import { ToolError } from '../kit';
+import { ToolError } from '../kit/index';
 import type { Outcome, SampleInput, Script, Task, World } from './agent-loop';
 import { MODELS } from './scripted-model';
 

@@ -3,7 +3,7 @@
 // check (is last night's file in the bucket?) keeps failing field by field; the agent finds the
 // 403 in the job's log, confirms it with a probe write, and hands over the one action it cannot
 // take itself: granting the permission.
-import { ToolError } from '../kit';
+import { ToolError } from '../kit/index';
 import type { SampleInput, Script, Task, World } from './agent-loop';
 import { MODELS } from './scripted-model';
 

@@ -3,7 +3,7 @@
 // a circuit breaker, a progress check, the guard and a check of every claim). Most runs are
 // clean; some reflect in circles over one file, drift into unrelated refactors, claim success on
 // an unchanged repository, or meet a test database that is down.
-import { ToolError } from '../kit';
+import { ToolError } from '../kit/index';
 import type { Move, Outcome, SampleInput, Script, Task, World } from './agent-loop';
 import { Random } from './random';
 import { MODELS } from './scripted-model';

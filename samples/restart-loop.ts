@@ -2,7 +2,7 @@
 // one remedy is restart_service, which always answers "restart ok". An outside goal check (the
 // health probe) refuses every claim; without a guard the loop restarts until its step budget,
 // with the guard it stops at the second restart: the same call, nothing changed since.
-import { ToolError } from '../kit';
+import { ToolError } from '../kit/index';
 import type { SampleInput, Script, Task, World } from './agent-loop';
 import type { Random, VirtualClock } from './random';
 import { MODELS } from './scripted-model';

@@ -69,7 +69,7 @@ describe.each(TEST_DATABASE_KINDS)('the sample loops on %s', (kind) => {
 
   it('sends six weeks of runs of every sample, all in the past and all priced', async () => {
     expect(first).toMatchObject({
-      runs: 75,
+      runs: 78,
       alreadyLoaded: false,
       bySample: {
         'restart-loop': 12,
@@ -77,11 +77,11 @@ describe.each(TEST_DATABASE_KINDS)('the sample loops on %s', (kind) => {
         'query-raw-migration': 40,
         'fix-oscillation': 4,
         'slow-stall': 3,
-        'invoice-crawl': 14,
+        'invoice-crawl': 17,
       },
     });
     const runs = await list('');
-    expect(runs).toHaveLength(75);
+    expect(runs).toHaveLength(78);
     const starts = runs.map((r) => Date.parse(r.startedAt));
     expect(Math.min(...starts)).toBeGreaterThanOrEqual(now - 43 * DAY);
     expect(Math.max(...runs.map((r) => Date.parse(r.endedAt ?? '')))).toBeLessThan(now);
@@ -234,7 +234,7 @@ describe.each(TEST_DATABASE_KINDS)('the sample loops on %s', (kind) => {
   });
 
   it('the paginated crawl has no signal and is verified', async () => {
-    const crawls = await list('agent=invoice-crawler');
+    const crawls = await list('agent=invoice-crawler&variant=baseline');
     expect(crawls).toHaveLength(14);
     for (const crawl of crawls) {
       expect(crawl).toMatchObject({
@@ -254,6 +254,33 @@ describe.each(TEST_DATABASE_KINDS)('the sample loops on %s', (kind) => {
     }
   });
 
+  it('groups each month-end close of the crawler into a session of its runs', async () => {
+    const { sessions } = await get<{
+      sessions: { id: string; agent: string | null; runs: number; verifiedUnits: number }[];
+    }>(`/api/v1/sessions?${window}&limit=50`);
+    const closes = sessions.filter((s) => s.id.startsWith('invoice-close-'));
+    expect(closes.map((s) => s.id).sort()).toEqual([1, 2, 3, 4].map((n) => `invoice-close-${n}`));
+    expect(closes.reduce((n, s) => n + s.runs, 0)).toBe(14);
+    for (const close of closes) {
+      expect(close.agent).toBe('invoice-crawler');
+      expect(close.verifiedUnits).toBeGreaterThan(0);
+    }
+    const { runs } = await get<{ runs: RunSummary[] }>('/api/v1/sessions/invoice-close-1');
+    expect(runs.map((r) => r.id)).toEqual([1, 2, 3, 4].map((n) => `demo-invoice-crawl-0${n}`));
+  });
+
+  it('leaves the crawls run without the warehouse check unverified, for a person to check', async () => {
+    const unchecked = await list('agent=invoice-crawler&variant=no-check');
+    expect(unchecked).toHaveLength(3);
+    for (const run of unchecked) {
+      expect(run).toMatchObject({
+        exitCategory: 'goal_satisfied',
+        verification: 'unverified',
+        verifiedUnits: 0,
+      });
+    }
+  });
+
   it('gives the weekly report six weeks, and the migration variants a comparison to make', async () => {
     type Week = {
       week: string;
@@ -268,7 +295,7 @@ describe.each(TEST_DATABASE_KINDS)('the sample loops on %s', (kind) => {
     expect(new Set(weeks.filter((w) => w.runs > 0).map((w) => w.week)).size).toBeGreaterThanOrEqual(
       6,
     );
-    expect(weeks.reduce((n, w) => n + w.runs, 0)).toBe(75);
+    expect(weeks.reduce((n, w) => n + w.runs, 0)).toBe(78);
     const perUnit = (group: string) => {
       const rows = weeks.filter((w) => w.group === group);
       return (

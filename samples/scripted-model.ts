@@ -1,7 +1,7 @@
 // A model without a network: its decisions come from a script, its bill from arithmetic. What it
 // says is decided by the sample; what that costs grows with the conversation, as it does for a
 // real model: every turn re-reads the whole context, most of it from the provider's cache.
-import type { LoopStep } from '../kit';
+import type { LoopStep } from '../kit/index';
 import type { Random, VirtualClock } from './random';
 
 export interface ModelProfile {

@@ -3,7 +3,7 @@
 // value, so no call repeats and no state comes back; only the progress metric (invalid fields)
 // shows it, flat at 5, while each step waits minutes for the portal's validation. The run ends on
 // its wall-clock budget.
-import { ToolError } from '../kit';
+import { ToolError } from '../kit/index';
 import type { SampleInput, Script, Task, World } from './agent-loop';
 import { MODELS } from './scripted-model';
 
