@@ -5,16 +5,14 @@ import type { Database } from '../db/client';
 import { countDirtyRuns } from '../db/write/dirty-runs';
 import { deriveMarkedRuns } from './derive-marked-runs';
 import type { DeriveContext } from './derive-runs';
+import { RepeatingPass } from '../lib/repeating-pass';
 
 /**
  * The background deriver: runs whenever kicked (after each ingest commit) and every `pollMs`
  * (marks left by other processes, by a crash, or quarantined runs whose backoff is over), until
  * nothing due is left.
  */
-export class Deriver {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
+export class Deriver extends RepeatingPass {
   /** Due marked runs waiting per project, as last counted. */
   private waiting = new Map<string, number>();
 
@@ -22,7 +20,9 @@ export class Deriver {
     private readonly db: () => Database | null,
     private readonly context: () => DeriveContext,
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Marked runs waiting, across projects. */
   get backlog(): number {
@@ -36,43 +36,13 @@ export class Deriver {
     return this.waiting.get(projectId) ?? 0;
   }
 
-  start(pollMs = 1000): void {
-    this.timer = setInterval(() => this.kick(), pollMs);
-    this.timer.unref();
-    this.kick();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.again && this.timer) {
-        this.again = false;
-        this.kick();
-      }
-    });
-  }
-
-  /** Resolves when the current pass (if any) is over. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
   /** Counts the due marks again (the health check and ingest's backlog check read the count). */
   async recount(): Promise<void> {
     const db = this.db();
     if (db) this.waiting = await countDirtyRuns(db);
   }
 
-  private async drain(): Promise<void> {
+  protected async pass(): Promise<void> {
     const db = this.db();
     if (!db) return;
     try {

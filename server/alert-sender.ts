@@ -15,6 +15,7 @@ import { signBody, webhookBody } from '../lib/alerts/webhook-body';
 import type { AlertEventBody } from '../lib/alerts/webhook-body';
 import { toRunSummaryJson } from '../lib/run-json';
 import type { AlertConfig } from './config';
+import { RepeatingPass } from '../lib/repeating-pass';
 
 const BATCH = 16;
 const MAX_DELAY_MS = 3600_000;
@@ -28,51 +29,19 @@ export interface AlertSenderDeps {
   log: (message: string) => void;
 }
 
-export class AlertSender {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(private readonly deps: AlertSenderDeps) {}
-
-  start(pollMs = 1000): void {
-    this.timer = setInterval(() => this.kick(), pollMs);
-    this.timer.unref();
-    this.kick();
+export class AlertSender extends RepeatingPass {
+  constructor(private readonly deps: AlertSenderDeps) {
+    super();
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain().finally(() => {
-      this.running = null;
-      if (this.again && this.timer) {
-        this.again = false;
-        this.kick();
-      }
-    });
-  }
-
-  /** Resolves when the current pass (if any) is over. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  private async drain(): Promise<void> {
+  protected async pass(): Promise<void> {
     // The lease outlasts the attempt's timeout: while a POST may still be in flight, no other
     // pass (nor process) takes the event.
     const leaseMs = 2 * this.deps.config.timeoutMs + 5000;
     try {
       for (;;) {
         const db = this.deps.db();
-        if (!db || !this.timer) return;
+        if (!db || !this.started) return;
         const claimed = await claimDueEvents(db, BATCH, leaseMs);
         if (claimed.length === 0) return;
         await Promise.all(claimed.map((event) => this.deliver(db, event)));
