@@ -95,7 +95,7 @@ export function TrajectoryClient({
     const onKey = (event: KeyboardEvent) => {
       // The list handled it already (React listens on the document too, and runs first).
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (steps.length === 0) return;
+      if (steps.length === 0 || view !== 'steps') return;
       const target = event.target as HTMLElement | null;
       if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
       if (event.key !== 'j' && event.key !== 'k') return;
@@ -106,7 +106,7 @@ export function TrajectoryClient({
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [steps.length]);
+  }, [steps.length, view]);
 
   const traceTree = (
     <SpanTreeView key="trace" state={runTree} label="Trace" openModelCalls={false} />
