@@ -47,8 +47,8 @@ export async function stepSpanTree(
   const rows = await queryRows(
     db,
     sql`
-        with recursive tree(trace_id, span_id, depth) as (
-          select sp.trace_id, sp.span_id, 0
+        with recursive tree(trace_id, span_id, start_ms, depth) as (
+          select sp.trace_id, sp.span_id, sp.start_ms, 0
           from steps st
           join spans sp
             on sp.project_id = st.project_id and sp.trace_id = st.trace_id
@@ -56,15 +56,15 @@ export async function stepSpanTree(
           where st.project_id = ${projectId}::uuid and st.run_id = ${runId}
             and st.ordinal = ${ordinal}
           union all
-          select c.trace_id, c.span_id, t.depth + 1
+          select c.trace_id, c.span_id, c.start_ms, t.depth + 1
           from tree t
           join spans c
             on c.project_id = ${projectId}::uuid and c.trace_id = t.trace_id
             and c.parent_span_id = t.span_id
           where t.depth < ${MAX_DEPTH}
         ),
-        found as (select distinct trace_id, span_id from tree)
-        ${pickAndLoad(projectId, sql`select trace_id, span_id from found`)}
+        found as (select distinct trace_id, span_id, start_ms from tree)
+        ${pickAndLoad(projectId)}
       `,
     row,
   );
@@ -81,12 +81,12 @@ export async function runSpanTree(
     db,
     sql`
         with found as (
-          select s.trace_id, s.span_id
+          select s.trace_id, s.span_id, s.start_ms
           from trace_runs t
           join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
           where t.project_id = ${projectId}::uuid and t.run_id = ${runId}
         )
-        ${pickAndLoad(projectId, sql`select trace_id, span_id from found`)}
+        ${pickAndLoad(projectId)}
       `,
     row,
   );
@@ -95,22 +95,20 @@ export async function runSpanTree(
 }
 
 /**
- * The first SPAN_TREE_LIMIT + 1 of the found spans by start, loaded whole, with the count of all
- * found: the heavy columns are read for the picked spans only.
+ * The first SPAN_TREE_LIMIT + 1 of the found spans (a `found` CTE of keys and starts) by start,
+ * loaded whole, with the count of all found: the heavy columns are read for the picked only.
  */
-function pickAndLoad(projectId: string, found: SQL): SQL {
+function pickAndLoad(projectId: string): SQL {
   return sql`,
     picked as (
-      select s.trace_id, s.span_id
-      from (${found}) f
-      join spans s
-        on s.project_id = ${projectId}::uuid and s.trace_id = f.trace_id and s.span_id = f.span_id
-      order by s.start_ms, s.trace_id, s.span_id
+      select trace_id, span_id
+      from found
+      order by start_ms, trace_id, span_id
       limit ${SPAN_TREE_LIMIT + 1}
     )
     select s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.start_ms, s.end_ms,
       s.status_code, s.status_message, s.attributes, s.events, s.facts,
-      (select count(*) from (${found}) a) as total
+      (select count(*) from found) as total
     from picked p
     join spans s
       on s.project_id = ${projectId}::uuid and s.trace_id = p.trace_id and s.span_id = p.span_id
