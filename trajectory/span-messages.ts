@@ -261,7 +261,7 @@ function openInference(a: Readonly<Record<string, unknown>>) {
     const side = sides[match[1] as 'input' | 'output'];
     const index = Number(match[2]);
     if (index >= MAX_MESSAGES) continue;
-    const entry = side.get(index) ?? { contents: new Map(), calls: new Map() };
+    const entry: OiMessage = side.get(index) ?? { contents: new Map(), calls: new Map() };
     side.set(index, entry);
     const field = match[3] ?? '';
     const value = a[key];
