@@ -250,7 +250,7 @@ function RawPairs({ pairs }: { pairs: AttributePairs }) {
           <dt>{key}</dt>
           <dd>
             <FoldedText
-              text={typeof value === 'string' ? value : JSON.stringify(value)}
+              text={typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))}
               className={styles.value}
             />
           </dd>
