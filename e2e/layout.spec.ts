@@ -35,6 +35,7 @@ const pages = () => [
   { name: 'runs', path: `/?project=${project}` },
   { name: 'runs-filtered', path: `/?project=${project}&window=90d&flag=stall` },
   { name: 'run', path: `/runs/${encodeURIComponent(longRun)}?project=${project}&step=12` },
+  { name: 'run-trace', path: `/runs/${encodeURIComponent(longRun)}?project=${project}&view=trace` },
   { name: 'weekly', path: `/reports/weekly?project=${project}&window=90d` },
   { name: 'weekly-model-log', path: `/reports/weekly?project=${project}&groupBy=model&scale=log` },
   { name: 'compare', path: `/reports/compare?project=${project}` },

@@ -41,6 +41,11 @@ test('a 10,000-step run opens and scrolls without freezing; only the rows in vie
       for (const entry of list.getEntries()) w.longTasks.push(entry.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
+  // Span trees load for the selected step only, never for the run's whole trace unasked.
+  const treeRequests: string[] = [];
+  page.on('request', (r) => {
+    if (/\/spans$/.test(new URL(r.url()).pathname)) treeRequests.push(r.url());
+  });
   const started = Date.now();
   const response = await page.goto(`/runs/${runId}?project=${project}`);
   const html = (await response?.text()) ?? '';
@@ -78,11 +83,24 @@ test('a 10,000-step run opens and scrolls without freezing; only the rows in vie
   const middle = await mounted();
   expect(middle.body).toBeLessThanOrEqual(2 * middle.visible);
 
+  const tree = page.getByRole('region', { name: /^Spans of step/ });
+  await expect(tree.getByRole('button').first()).toBeVisible();
+  expect(treeRequests.length).toBeGreaterThan(0);
+  expect(treeRequests.every((url) => /\/steps\/\d+\/spans/.test(url))).toBe(true);
+  // Four selections (a click, End, PageUp, k): each asks for its own tree once at most.
+  expect(treeRequests.length).toBeLessThanOrEqual(4);
+
   const longTasks = await page.evaluate(
     () => (window as unknown as { longTasks: number[] }).longTasks,
   );
   const longest = Math.max(0, ...longTasks);
-  const timings = { openMs, htmlBytes: html.length, longTasks, mounted: { atTop, atEnd, middle } };
+  const timings = {
+    openMs,
+    htmlBytes: html.length,
+    longTasks,
+    treeRequests: treeRequests.length,
+    mounted: { atTop, atEnd, middle },
+  };
   await writeFile(testInfo.outputPath('timings.json'), JSON.stringify(timings, null, 2));
   await testInfo.attach('timings', { path: testInfo.outputPath('timings.json') });
   expect(longest).toBeLessThan(1500);

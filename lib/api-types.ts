@@ -3,6 +3,7 @@
 import type { BudgetKind, ExitCategory, VerificationState } from '../trajectory/exit-categories';
 import type { RunFlags } from '../trajectory/derive-run';
 import type { RunValueProblem } from '../trajectory/span-facts';
+import type { ModelMessages } from '../trajectory/span-messages';
 import type { PatternKind } from '../trajectory/pattern-kinds';
 import type { Signal, Verdict } from '../trajectory/step';
 import type { VerificationSource } from '../trajectory/verification';
@@ -131,6 +132,42 @@ export interface StepSpanDetail {
     events: { name: string; timeMs: number; attributes: AttributePairs }[];
     resource: AttributePairs;
   } | null;
+}
+
+/** One span of a span tree, with what it says of the model call it may be. */
+export interface SpanTreeSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  /** 0 for the tree's roots (the step's span; in a run's tree, spans whose parent is absent). */
+  depth: number;
+  name: string;
+  kind: number;
+  /** What the span is in the loop (trajectory/span-facts.ts SpanRole), as ingest read it. */
+  role: string | null;
+  startMs: number;
+  endMs: number | null;
+  statusCode: number;
+  statusMessage: string;
+  model: string | null;
+  /** The span's own usage as it reported it (a parent may repeat its children's sum). */
+  inputTokens: number;
+  outputTokens: number;
+  /** Sent with the span, or its tokens at the price list's rate; null when neither is known. */
+  costUsd: number | null;
+  /** What a model call was sent and answered (trajectory/span-messages.ts); null when none. */
+  messages: ModelMessages | null;
+  attributes: AttributePairs;
+  events: { name: string; timeMs: number; attributes: AttributePairs }[];
+}
+
+/** A step's span and every span below it, or a run's whole trace: in tree order, capped. */
+export interface SpanTree {
+  spans: SpanTreeSpan[];
+  /** How many spans the tree has; more than `spans.length` when capped. */
+  total: number;
+  limit: number;
+  capped: boolean;
 }
 
 /** A run that could not be derived: kept, shown with its error, tried again later. */

@@ -1,6 +1,9 @@
+import { FoldedText } from './folded-text';
 import styles from './step-detail.module.css';
+import treeStyles from './span-tree.module.css';
 
-/** Raw attributes as text: keys and values are untrusted, so they are never markup or links. */
+/** Raw attributes as text: keys and values are untrusted, so they are never markup or links. Long
+ * values show their head, with "show all". */
 export function AttributeTable({ pairs }: { pairs: [string, unknown][] }) {
   if (pairs.length === 0) return <p className="muted">none</p>;
   return (
@@ -9,7 +12,12 @@ export function AttributeTable({ pairs }: { pairs: [string, unknown][] }) {
         {pairs.map(([key, value], k) => (
           <tr key={`${k}:${key}`}>
             <th scope="row">{key}</th>
-            <td>{typeof value === 'string' ? value : JSON.stringify(value)}</td>
+            <td>
+              <FoldedText
+                text={typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))}
+                className={treeStyles.value}
+              />
+            </td>
           </tr>
         ))}
       </tbody>

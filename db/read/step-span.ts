@@ -71,7 +71,7 @@ export async function stepSpan(
     verdict: r.verdict,
     verdictSource: r.verdict_source,
     verdictFields: isRecord(r.verdict_fields)
-      ? pairs(r.verdict_fields).map(([k, v]) => [k, v === true] as [string, boolean])
+      ? attributePairs(r.verdict_fields).map(([k, v]) => [k, v === true] as [string, boolean])
       : null,
     errorClass: r.error_class,
     costUsd: r.cost_usd,
@@ -93,27 +93,41 @@ export async function stepSpan(
             statusCode: r.status_code ?? 0,
             statusMessage: r.status_message ?? '',
             scopeName: r.scope_name ?? '',
-            attributes: isRecord(r.attributes) ? pairs(r.attributes) : [],
-            events: Array.isArray(r.events) ? r.events.flatMap(toEvent) : [],
-            resource: isRecord(r.resource) ? pairs(r.resource) : [],
+            attributes: isRecord(r.attributes) ? attributePairs(r.attributes) : [],
+            events: spanEvents(r.events),
+            resource: isRecord(r.resource) ? attributePairs(r.resource) : [],
           },
   };
+}
+
+/** A stored span's events, each with its attributes as sorted pairs. */
+export function spanEvents(
+  value: unknown,
+): { name: string; timeMs: number; attributes: AttributePairs }[] {
+  return Array.isArray(value) ? value.flatMap(toEvent) : [];
 }
 
 function toEvent(value: unknown): { name: string; timeMs: number; attributes: AttributePairs }[] {
   if (!isRecord(value)) return [];
   const name = typeof value.name === 'string' ? value.name : '';
   const timeMs = typeof value.timeMs === 'number' ? value.timeMs : 0;
-  return [{ name, timeMs, attributes: isRecord(value.attributes) ? pairs(value.attributes) : [] }];
+  return [
+    {
+      name,
+      timeMs,
+      attributes: isRecord(value.attributes) ? attributePairs(value.attributes) : [],
+    },
+  ];
 }
 
-function pairs(record: Record<string, unknown>): AttributePairs {
+/** An attribute map as sorted [key, value] pairs (keys such as `__proto__` stay data). */
+export function attributePairs(record: Record<string, unknown>): AttributePairs {
   return Object.keys(record)
     .sort()
     .map((key) => [key, record[key]]);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

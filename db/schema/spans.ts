@@ -1,5 +1,6 @@
 import {
   doublePrecision,
+  index,
   jsonb,
   pgTable,
   primaryKey,
@@ -33,5 +34,10 @@ export const spans = pgTable(
     facts: jsonb('facts').$type<SpanFacts>().notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.traceId, t.spanId] })],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.traceId, t.spanId] }),
+    // A step's span tree walks down by parent (db/read/span-tree.ts): without this each level
+    // would read every span of the trace, tens of thousands in a long run.
+    index('spans_parent_idx').on(t.projectId, t.traceId, t.parentSpanId),
+  ],
 );

@@ -105,6 +105,7 @@ export default async function RunPage({
           run={run}
           project={query.project}
           step={query.step}
+          view={query.view}
         />
       </Suspense>
     </main>
@@ -117,12 +118,14 @@ async function Trajectory({
   run,
   project,
   step,
+  view,
 }: {
   db: Executor;
   projectId: string;
   run: RunDetail;
   project: string | undefined;
   step: number | undefined;
+  view: 'steps' | 'trace' | undefined;
 }) {
   const [rows, name] = await Promise.all([
     trajectorySteps(db, { projectId, runId: run.id }),
@@ -140,6 +143,7 @@ async function Trajectory({
       wastedUsd={run.wastedUsd}
       initialOrdinal={initial}
       progressName={name}
+      initialView={view ?? null}
     />
   );
 }

@@ -3,16 +3,21 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { LaneLegend } from '@/components/trajectory/lane-legend';
 import { Lanes } from '@/components/trajectory/lanes';
+import { SpanTreeView } from '@/components/trajectory/span-tree';
+import spanStyles from '@/components/trajectory/span-tree.module.css';
 import { StepDetail } from '@/components/trajectory/step-detail';
 import { StepList, stepRowId } from '@/components/trajectory/step-list';
 import { expandTrajectory } from '@/components/trajectory/lane-model';
 import type { TrajectoryWire } from '@/components/trajectory/types';
 import type { ExitCategory } from '@/trajectory/exit-categories';
+import { runTreeUrl, stepTreeUrl } from './span-schema';
+import { useSpanTree } from './use-span-tree';
 import { useStepDetail } from './use-step-detail';
 import styles from './trajectory.module.css';
 
-/** The interactive part of the trajectory view: one selected step, shared by the lanes, the list
- * and the detail, kept in the URL (`?step=N`) with history.replaceState: no server round trip. */
+/** The interactive part of the trajectory view: one selected step, shared by the lanes, the list,
+ * the detail and the step's span tree, kept in the URL (`?step=N`) with history.replaceState: no
+ * server round trip; or the run's whole trace as a tree (`?view=trace`). Trees load on demand. */
 export function TrajectoryClient({
   runId,
   project,
@@ -22,6 +27,7 @@ export function TrajectoryClient({
   wastedUsd,
   initialOrdinal,
   progressName,
+  initialView,
 }: {
   runId: string;
   project: string | undefined;
@@ -31,11 +37,19 @@ export function TrajectoryClient({
   wastedUsd: number;
   initialOrdinal: number | null;
   progressName: string | null;
+  initialView: 'steps' | 'trace' | null;
 }) {
   const trajectory = useMemo(() => expandTrajectory(wire), [wire]);
   const { steps } = trajectory;
   const [selected, setSelected] = useState<number | null>(initialOrdinal);
+  const [view, setView] = useState<'steps' | 'trace'>(
+    steps.length === 0 ? 'trace' : (initialView ?? 'steps'),
+  );
   const detail = useStepDetail(runId, project, selected);
+  const stepTreeSource =
+    view === 'steps' && selected !== null ? stepTreeUrl(runId, selected, project) : null;
+  const stepTree = useSpanTree(stepTreeSource);
+  const runTree = useSpanTree(view === 'trace' ? runTreeUrl(runId, project) : null);
   const first = useRef(true);
 
   useEffect(() => {
@@ -47,8 +61,10 @@ export function TrajectoryClient({
     const url = new URL(window.location.href);
     if (step) url.searchParams.set('step', String(step.index));
     else url.searchParams.delete('step');
+    if (view === 'trace' && steps.length > 0) url.searchParams.set('view', 'trace');
+    else url.searchParams.delete('view');
     window.history.replaceState(null, '', url);
-  }, [selected, steps]);
+  }, [selected, steps, view]);
 
   // A link to a step (`?step=N`) opens on it: its row in view and the list focused, so j / k and
   // the arrow keys go on from there. The list mounts its rows a frame after it scrolls.
@@ -79,7 +95,7 @@ export function TrajectoryClient({
     const onKey = (event: KeyboardEvent) => {
       // The list handled it already (React listens on the document too, and runs first).
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (steps.length === 0) return;
+      if (steps.length === 0 || view !== 'steps') return;
       const target = event.target as HTMLElement | null;
       if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
       if (event.key !== 'j' && event.key !== 'k') return;
@@ -90,19 +106,57 @@ export function TrajectoryClient({
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [steps.length]);
+  }, [steps.length, view]);
 
+  const traceTree = (
+    <SpanTreeView key="trace" state={runTree} label="Trace" openModelCalls={false} />
+  );
   if (steps.length === 0) {
     return (
-      <p className={styles.empty}>
-        This run has no steps: none of its spans carried <code>loop.step</code>, a framework loop
-        cycle, or a tool call.
-      </p>
+      <>
+        <p className={styles.empty}>
+          This run has no steps: none of its spans carried <code>loop.step</code>, a framework loop
+          cycle, or a tool call. Its spans as they were sent:
+        </p>
+        {traceTree}
+      </>
+    );
+  }
+  const tabs = (
+    <div role="tablist" aria-label="Run view" className={spanStyles.tabs}>
+      <button
+        type="button"
+        role="tab"
+        className={spanStyles.tab}
+        aria-selected={view === 'steps'}
+        onClick={() => setView('steps')}
+      >
+        Steps
+      </button>
+      <button
+        type="button"
+        role="tab"
+        className={spanStyles.tab}
+        aria-selected={view === 'trace'}
+        onClick={() => setView('trace')}
+      >
+        Trace
+      </button>
+    </div>
+  );
+  if (view === 'trace') {
+    return (
+      <>
+        {tabs}
+        {traceTree}
+      </>
     );
   }
   const stateLabel = trajectory.stateSource === 'result' ? 'Result' : 'State';
+  const selectedStep = selected === null ? null : (steps[selected - 1] ?? null);
   return (
     <>
+      {tabs}
       <section className={styles.lanesPanel} aria-label="Trajectory">
         <Lanes
           steps={steps}
@@ -118,12 +172,16 @@ export function TrajectoryClient({
       </section>
       <div className={styles.split}>
         <StepList steps={steps} selected={selected} onSelect={select} />
-        <StepDetail
-          step={selected === null ? null : (steps[selected - 1] ?? null)}
-          detail={detail}
-          stepCount={steps.length}
-        />
+        <StepDetail step={selectedStep} detail={detail} stepCount={steps.length} />
       </div>
+      {selectedStep ? (
+        <SpanTreeView
+          key={stepTreeSource}
+          state={stepTree}
+          label={`Spans of step ${selectedStep.index}`}
+          openModelCalls
+        />
+      ) : null}
     </>
   );
 }

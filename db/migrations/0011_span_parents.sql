@@ -1,0 +1,1 @@
+CREATE INDEX IF NOT EXISTS "spans_parent_idx" ON "spans" USING btree ("project_id","trace_id","parent_span_id");
