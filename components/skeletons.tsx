@@ -11,6 +11,7 @@ export function HomeBodySkeleton() {
   return (
     <div style={{ display: 'grid', gap: 16 }} aria-busy="true" aria-label="Loading runs">
       <div className="home-filters">{block(30, 'min(520px, 100%)')}</div>
+      {block(84)}
       <div
         style={{
           display: 'grid',

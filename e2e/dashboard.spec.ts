@@ -189,3 +189,71 @@ test('an empty project shows how to point an OpenTelemetry exporter at it', asyn
   await expect(page.getByRole('table')).toHaveCount(0);
   await keepScreen(page, testInfo, 'empty-project');
 });
+
+test.describe('headline numbers', () => {
+  const headline = uniqueName('headline');
+  const done = (costUsd: number, startMs: number): RunSpec => ({
+    goal: 'Ship the release notes',
+    agent: 'writer',
+    startMs,
+    steps: [{ action: 'write_notes', args: {}, costUsd }],
+    end: { termination: { kind: 'goal_met' }, verified: true },
+  });
+
+  test.beforeAll(async ({ baseURL }) => {
+    const key = await createProjectKey(headline);
+    const sender = createSender({ url: baseURL ?? '', key });
+    const now = Date.now();
+    const minute = 60_000;
+    // This week: 3 runs, $0.60, one loop wasting $0.10 (steps 3 and 4 of A, B, A, B), 2 units.
+    const week = now - 2 * 3600_000;
+    emitRun(sender.tracer, oscillation(['A', 'B', 'A', 'B'], { startMs: week }));
+    emitRun(sender.tracer, done(0.3, week + minute));
+    emitRun(sender.tracer, done(0.1, week + 2 * minute));
+    // The 7 days before: 3 runs, $0.60, two loops of the same pattern wasting $0.30, 1 unit.
+    const before = now - 8 * 24 * 3600_000;
+    emitRun(sender.tracer, oscillation(['A', 'B', 'A', 'B'], { startMs: before }));
+    emitRun(
+      sender.tracer,
+      oscillation(['A', 'B', 'A', 'B', 'A', 'B'], { startMs: before + minute }),
+    );
+    emitRun(sender.tracer, done(0.1, before + 2 * minute));
+    await sender.shutdown();
+    await waitForRuns(baseURL ?? '', key, 3);
+  });
+
+  test('each figure of the window against the window of the same length before it', async ({
+    page,
+  }, testInfo) => {
+    await page.goto(`/?project=${headline}&window=7d`);
+    const numbers = page.getByRole('list', { name: 'Headline numbers, against the 7 d before' });
+    const figure = (name: string) => numbers.getByRole('listitem', { name });
+    const vs = 'vs the 7 d before';
+    await expect(figure(`Runs: 3, no change ${vs}`)).toBeVisible();
+    await expect(figure(`Spend: $0.600, no change ${vs}`)).toBeVisible();
+    await expect(figure(`Wasted spend: $0.100, −67% ${vs}`)).toBeVisible();
+    await expect(figure(`Wasted share: 17%, −33.3 pts ${vs}`)).toBeVisible();
+    await expect(figure(`Loop rate: 33%, −33.3 pts ${vs}`)).toBeVisible();
+    await expect(figure(`Cost per verified unit: $0.300, −50% ${vs}`)).toBeVisible();
+    const loop = numbers.locator('[data-figure="costliestLoop"]');
+    await expect(loop).toContainText('$0.100 wasted');
+    await expect(loop).toContainText(`−67% ${vs}`);
+    await keepScreen(page, testInfo, 'home-headline');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await keepScreen(page, testInfo, 'home-headline-phone');
+    await loop.getByRole('link').click();
+    await expect(page).toHaveURL(/\/patterns\?.*signature=/);
+
+    // The previous week alone: nothing before it to compare with, the loop rate of its own runs.
+    const from = new Date(Date.now() - 9 * 24 * 3600_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() - 7 * 24 * 3600_000).toISOString().slice(0, 10);
+    await page.goto(`/?project=${headline}&window=custom&from=${from}&to=${to}`);
+    const custom = page.getByRole('list', { name: /^Headline numbers/ });
+    await expect(
+      custom.getByRole('listitem', { name: /^Loop rate: 67%, no value in the 3 d before$/ }),
+    ).toBeVisible();
+    await expect(
+      custom.getByRole('listitem', { name: /^Wasted spend: \$0\.300, new vs the 3 d before$/ }),
+    ).toBeVisible();
+  });
+});

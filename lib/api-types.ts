@@ -97,6 +97,21 @@ export interface TrajectoryStepRecord extends Omit<
   stallSince: number | null;
 }
 
+/** What the compare page reads of a step: what its aligned rows show and the hashes that align them. */
+export type CompareStepRecord = Pick<
+  TrajectoryStepRecord,
+  | 'index'
+  | 'action'
+  | 'actionHash'
+  | 'stateHash'
+  | 'resultHash'
+  | 'progress'
+  | 'verdict'
+  | 'errorClass'
+  | 'costUsd'
+  | 'signals'
+>;
+
 /** Attributes as sorted [key, value] pairs: keys such as `__proto__` stay plain data. */
 export type AttributePairs = [string, unknown][];
 

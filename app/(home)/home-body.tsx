@@ -6,6 +6,9 @@ import { countFragments } from '@/db/read/count-fragments';
 import { listDeriveFailures } from '@/db/read/derive-failures';
 import { exitReasonGroups } from '@/db/read/exit-reason-groups';
 import { loopPatterns } from '@/db/read/loop-patterns';
+import type { LoopPatternJson } from '@/db/read/loop-patterns';
+import { windowTotals } from '@/db/read/window-totals';
+import { headlineNumbers, previousWindow } from '@/trajectory/headline-numbers';
 import { countRunsFrom } from '@/db/read/count-new-runs';
 import { listRuns } from '@/db/read/list-runs';
 import { projectHasRuns } from '@/db/read/projects';
@@ -29,6 +32,7 @@ import { FragmentCallout } from '@/components/runs/fragment-callout';
 import { QuarantineCallout } from '@/components/runs/quarantine-callout';
 import { UnknownCallout } from '@/components/runs/unknown-callout';
 import { TopPatterns } from '@/components/compare/top-patterns';
+import { HeadlineNumbers, previousWindowText } from '@/components/runs/headline-numbers';
 import { hrefWith } from '@/components/url/href';
 import type { QueryPatch } from '@/components/url/href';
 import { requireDashboardAction } from '../dashboard-guard';
@@ -42,6 +46,24 @@ async function loadSampleRuns(formData: FormData): Promise<void> {
   if (!project.success) throw new AppError('bad_request', 'project: not a project name');
   await loadSampleRunsIntoProject(project.data);
   revalidatePath('/');
+}
+
+/** The wasted spend of one pattern (signature, kind and agent) in another window. */
+async function previousWaste(
+  db: Executor,
+  projectId: string,
+  window: { from: Date; to: Date },
+  pattern: LoopPatternJson,
+): Promise<number> {
+  const [before] = await loopPatterns(db, {
+    projectId,
+    window,
+    agent: pattern.agent ?? '',
+    kind: pattern.kind,
+    signature: pattern.signature,
+    limit: 1,
+  });
+  return before?.wastedUsd ?? 0;
 }
 
 /** Everything on the home page that reads runs: it streams in behind the header. Every part
@@ -90,23 +112,39 @@ export async function HomeBody({
     costAbove: params.costAbove,
   };
   const searching = Object.values(searched).some((v) => v !== undefined && v !== '');
-  const [groups, buckets, facets, fragments, quarantined, page, models, counted, patterns] =
-    await Promise.all([
-      exitReasonGroups(db, scope),
-      categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
-      runFacets(db, filtered),
-      countFragments(db, filtered),
-      listDeriveFailures(db, { projectId: project.id }),
-      listRuns(db, { ...params, ...filtered, ...searched }),
-      runModels(db, scope),
-      countRunsFrom(db, { ...scope, from: window.from }),
-      loopPatterns(db, {
-        projectId: project.id,
-        window: scope.window,
-        agent: params.agent,
-        limit: 3,
-      }),
-    ]);
+  const previous = { ...scope, window: previousWindow(scope.window) };
+  const [
+    groups,
+    buckets,
+    facets,
+    fragments,
+    quarantined,
+    page,
+    models,
+    counted,
+    patterns,
+    totals,
+    previousTotals,
+  ] = await Promise.all([
+    exitReasonGroups(db, scope),
+    categoriesOverTime(db, { ...filtered, bucket, timeZone: window.timeZone }),
+    runFacets(db, filtered),
+    countFragments(db, filtered),
+    listDeriveFailures(db, { projectId: project.id }),
+    listRuns(db, { ...params, ...filtered, ...searched }),
+    runModels(db, scope),
+    countRunsFrom(db, { ...scope, from: window.from }),
+    loopPatterns(db, {
+      projectId: project.id,
+      window: scope.window,
+      agent: params.agent,
+      limit: 3,
+    }),
+    windowTotals(db, scope),
+    windowTotals(db, previous),
+  ]);
+  const top = patterns[0];
+  const topBefore = top ? await previousWaste(db, project.id, previous.window, top) : 0;
   const patternsView = { ...view, agent: params.agent };
   const unknown = groups.find((g) => g.exitCategory === 'unknown')?.runs ?? 0;
   const filter = filterText(params.exitCategory, params.flag);
@@ -134,6 +172,20 @@ export async function HomeBody({
           clearHref={link({ exitCategory: null, flag: null })}
         />
       </section>
+      <HeadlineNumbers
+        numbers={headlineNumbers(totals, previousTotals)}
+        against={previousWindowText(window.to.getTime() - window.from.getTime())}
+        costliest={
+          top
+            ? {
+                label: top.label,
+                wastedUsd: top.wastedUsd,
+                previousWastedUsd: topBefore,
+                href: viewHref('/patterns', patternsView, { signature: top.signature }),
+              }
+            : null
+        }
+      />
       <ExitTiles
         groups={groups}
         selected={params.exitCategory}

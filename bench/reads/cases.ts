@@ -6,8 +6,10 @@ import { bucketFor, categoriesOverTime } from '../../db/read/categories-over-tim
 import { exitReasonGroups } from '../../db/read/exit-reason-groups';
 import { listRuns } from '../../db/read/list-runs';
 import { listSteps } from '../../db/read/list-steps';
+import { loopPatterns } from '../../db/read/loop-patterns';
 import { runFacets } from '../../db/read/run-facets';
 import { trajectorySteps } from '../../db/read/trajectory-steps';
+import { windowTotals } from '../../db/read/window-totals';
 import { weeklyTotals } from '../../db/read/weekly-report';
 import { column as dbColumn, queryRows } from '../../db/sql';
 import { z } from 'zod';
@@ -99,6 +101,12 @@ export async function readCases(
         run: (db) => categoriesOverTime(db, { ...scope(window), bucket: bucketFor(window) }),
       },
       { name: `agent/variant facets, ${label}`, run: (db) => runFacets(db, scope(window)) },
+      // The patterns page (50 by wasted spend) and the home page's headline numbers.
+      {
+        name: `loop patterns, ${label}`,
+        run: (db) => loopPatterns(db, { ...scope(window), limit: 50 }),
+      },
+      { name: `headline totals, ${label}`, run: (db) => windowTotals(db, scope(window)) },
     ]),
   ];
   for (const sort of LIST_SORTS) {

@@ -15,6 +15,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { migrateDatabase } from '../../db/migrate';
 import { ensureProject } from '../../db/projects';
 import { rebuildRollup } from '../../db/write/rollup-delta';
+import { PATTERN_ROLLUP } from '../../db/write/run-patterns';
 import { RUN_ROLLUP } from '../../db/write/run-rollups';
 import { WEEKLY_ROLLUP } from '../../db/write/weekly-rollups';
 import { generateRuns, planRuns } from './dataset';
@@ -114,10 +115,11 @@ export async function fillDataset(bench: BenchDatabase, spec: DatasetSpec): Prom
       yield runLine(projectId, run);
     }
   });
+  await fillPatterns(bench, projectId);
   await rebuildRollups(bench, projectId);
   // Autovacuum would get there too; the benchmark should not depend on when it does.
   await maintenance(bench, [
-    'vacuum (analyze) runs, steps, weekly_rollups, run_rollups, run_category_rollups, run_agent_rollups',
+    'vacuum (analyze) runs, steps, weekly_rollups, run_rollups, run_category_rollups, run_agent_rollups, run_patterns, pattern_rollups',
   ]);
   return {
     projectId,
@@ -133,7 +135,32 @@ export async function rebuildRollups(bench: BenchDatabase, projectId: string): P
   await db.transaction(async (tx) => {
     await rebuildRollup(tx, WEEKLY_ROLLUP, projectId);
     await rebuildRollup(tx, RUN_ROLLUP, projectId);
+    await rebuildRollup(tx, PATTERN_ROLLUP, projectId);
   });
+}
+
+/**
+ * Each looping run's patterns (run_patterns), as derivation keeps them: its repeat, keyed by the
+ * repeated call (action and arguments, so the same loop recurs across runs: a few thousand
+ * patterns at 10M steps), and its revisit, keyed by the actions of its two-step cycle. Each
+ * carries the run's wasted spend. Read from the copied runs and their steps by primary key.
+ */
+async function fillPatterns(bench: BenchDatabase, projectId: string): Promise<void> {
+  await bench.handle.db.execute(sql`
+    insert into run_patterns (project_id, run_id, signature, kind, agent, label, started_at, wasted_usd)
+    select r.project_id, r.id, md5('repeat ' || s.action || ' ' || s.action_args), 'repeat',
+      coalesce(r.agent, ''), s.action || ' ' || s.action_args, r.started_at, r.wasted_usd
+    from runs r
+    join steps s on s.project_id = r.project_id and s.run_id = r.id and s.ordinal = r.repeat_step
+    where r.project_id = ${projectId}::uuid and r.repeat_step is not null
+    union all
+    select r.project_id, r.id, md5('revisit ' || least(s.action, p.action) || ' ' || greatest(s.action, p.action)),
+      'revisit', coalesce(r.agent, ''), least(s.action, p.action) || ' → ' || greatest(s.action, p.action),
+      r.started_at, r.wasted_usd
+    from runs r
+    join steps s on s.project_id = r.project_id and s.run_id = r.id and s.ordinal = r.revisit_step
+    join steps p on p.project_id = r.project_id and p.run_id = r.id and p.ordinal = r.revisit_step - 1
+    where r.project_id = ${projectId}::uuid and r.revisit_step is not null`);
 }
 
 /** Statements outside any transaction (VACUUM), with room to build indexes on Postgres. */

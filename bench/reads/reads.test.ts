@@ -56,6 +56,25 @@ describe.each(['postgres', 'pglite'] as const)('read bench fill on %s', (kind) =
           (select sum(runs)::int from run_category_rollups where grain = 'hour') as hourly,
           (select sum(runs)::int from run_agent_rollups where grain = 'day') as daily`),
       ).toEqual({ weekly: fill.runs, hourly: fill.runs, daily: fill.runs });
+      // Every looping run has its repeat and revisit patterns, and their rollup sums them.
+      const patterns = await one(sql`select
+          (select count(*)::int from runs where repeat_step is not null) as repeats,
+          (select count(*)::int from runs where revisit_step is not null) as revisits,
+          (select count(*)::int from run_patterns where kind = 'repeat') as repeat_rows,
+          (select count(*)::int from run_patterns where kind = 'revisit') as revisit_rows,
+          (select count(distinct signature)::int from run_patterns) as signatures,
+          (select sum(runs)::int from pattern_rollups where grain = 'day') as rolled,
+          (select count(*)::int from run_patterns) as rows,
+          (select sum(wasted_usd)::numeric(20, 9)::text from pattern_rollups where grain = 'hour')
+            = (select sum(wasted_usd::numeric)::numeric(20, 9)::text from run_patterns) as wasted`);
+      expect(patterns.repeats).toBeGreaterThan(0);
+      expect(patterns).toMatchObject({
+        repeat_rows: patterns.repeats,
+        revisit_rows: patterns.revisits,
+        rolled: patterns.rows,
+        wasted: true,
+      });
+      expect(patterns.signatures).toBeLessThan(patterns.rows as number);
     } finally {
       await bench.close();
     }

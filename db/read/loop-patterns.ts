@@ -19,6 +19,8 @@ export interface PatternScope {
   window: TimeWindow;
   agent?: string;
   kind?: PatternKind;
+  /** Only this pattern (its signature; agent and kind as the other filters say). */
+  signature?: string;
   limit: number;
 }
 
@@ -31,7 +33,7 @@ const floorTo = (ms: number, size: number) => Math.floor(ms / size) * size;
 export async function loopPatterns(db: Executor, scope: PatternScope): Promise<LoopPatternJson[]> {
   const filters = sql`${scope.agent === undefined ? sql`` : sql` and agent = ${scope.agent}`}${
     scope.kind === undefined ? sql`` : sql` and kind = ${scope.kind}`
-  }`;
+  }${scope.signature === undefined ? sql`` : sql` and signature = ${scope.signature}`}`;
   const edge = (from: number, to: number) => sql`
     select signature, kind, agent, count(*)::int as runs,
       coalesce(sum(wasted_usd::numeric), 0) as wasted_usd

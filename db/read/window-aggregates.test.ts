@@ -19,6 +19,7 @@ import { testRunRow } from '../write/test-run-row';
 import { bucketFor, categoriesOverTime } from './categories-over-time';
 import { exitReasonGroups } from './exit-reason-groups';
 import { runFacets } from './run-facets';
+import { windowTotals } from './window-totals';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -59,6 +60,10 @@ function runs(): RunRow[] {
       costUsd: pick(COSTS),
       revisitStep: k % 3 === 0 ? 3 : null,
       repeatStep: k % 5 === 0 ? 2 : null,
+      // As derivation stores them: a loop signal's first step and the spend from it on.
+      firstSignalStep: k % 3 === 0 ? 3 : k % 5 === 0 ? 2 : null,
+      wastedUsd: k % 3 === 0 || k % 5 === 0 ? pick(COSTS) / 2 : 0,
+      verifiedUnits: k % 7 === 0 ? pick([1, 2.5, 0.1]) : 0,
     });
   });
 }
@@ -176,9 +181,29 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
       )
     ).map((r) => ({ value: String(r.value), runs: Number(r.runs) }));
 
+  const directTotals = async (scope: Scope) => {
+    const [t] = await rawRows(
+      handle.db,
+      sql`select count(*)::int as runs, coalesce(sum(cost_usd::numeric), 0)::float8 as cost,
+            coalesce(sum(wasted_usd::numeric), 0)::float8 as wasted,
+            sum(case when first_signal_step is null then 0 else 1 end) as loops,
+            coalesce(sum(verified_units::numeric), 0)::float8 as units
+          from runs where ${where(scope)}`,
+    );
+    return {
+      runs: Number(t?.runs),
+      costUsd: Number(t?.cost),
+      wastedUsd: Number(t?.wasted),
+      loopRuns: Number(t?.loops ?? 0),
+      verifiedUnits: Number(t?.units),
+    };
+  };
+
   const check = async (scope: Scope) => {
     const db = handle.db;
     expect(await exitReasonGroups(db, scope)).toEqual(await directGroups(scope));
+    const { exitCategory: _category, ...headline } = scope;
+    expect(await windowTotals(db, headline)).toEqual(await directTotals(headline));
     const bucket = bucketFor(scope.window);
     const series = await categoriesOverTime(db, { ...scope, bucket });
     const expected = await directBuckets(scope, bucket);
@@ -220,6 +245,11 @@ describe.each(TEST_DATABASE_KINDS)('window aggregates on %s', (kind) => {
     const all = WINDOWS[6]!;
     const groups = await exitReasonGroups(handle.db, { projectId, window: all, flag: 'revisit' });
     expect(groups.reduce((n, g) => n + g.runs, 0)).toBe(134); // runs 0, 3, 6 … 399
+    // Runs 0, 3, 5, 6, 9, 10 …: multiples of 3 or 5 (134 + 80 − 27 = 187; run-7 and run-8, removed, are neither).
+    const totals = await windowTotals(handle.db, { projectId, window: all });
+    expect(totals).toMatchObject({ runs: 398, loopRuns: 187 });
+    expect(totals.wastedUsd).toBeGreaterThan(0);
+    expect(totals.verifiedUnits).toBeGreaterThan(0);
     for (const window of WINDOWS) {
       for (const filter of [
         { flag: 'revisit' as const },

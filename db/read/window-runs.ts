@@ -41,7 +41,14 @@ export interface WindowRowsOptions {
   bucket?: boolean;
   /** Include `cost_usd` (numeric). */
   cost?: boolean;
+  /** Include `wasted_usd`, `verified_units` (numeric) and `loop_runs` (runs with a loop signal). */
+  loops?: boolean;
 }
+
+/** The loop measures of runs themselves, as the rollups sum them (db/write/run-rollups.ts). */
+const LOOP_SUMS = sql.raw(`coalesce(sum(wasted_usd::numeric), 0) as wasted_usd,
+  (count(*) filter (where first_signal_step is not null))::int as loop_runs,
+  coalesce(sum(verified_units::numeric), 0) as verified_units`);
 
 /** The smallest rollup that can answer with the scope's filters. */
 export function keyFor(scope: WindowScope): WindowKey {
@@ -54,7 +61,7 @@ const floorTo = (ms: number, size: number) => Math.floor(ms / size) * size;
 
 /**
  * A subquery over the window's runs with columns `runs`, the key's columns ('' standing for no
- * agent or variant) and, when asked, `bucket` and `cost_usd`.
+ * agent or variant) and, when asked, `bucket`, `cost_usd` and the loop measures.
  */
 export function windowRuns(scope: WindowScope, options: WindowRowsOptions): SQL {
   if (options.key === 'category' && (scope.agent !== undefined || scope.variant !== undefined)) {
@@ -104,6 +111,7 @@ function rollupBetween(
     ...columns,
     'runs',
     ...(options.cost ? ['cost_usd'] : []),
+    ...(options.loops ? ['wasted_usd', 'loop_runs', 'verified_units'] : []),
   ];
   return sql`select ${sql.raw(select.join(', '))} from ${sql.raw(table)}
     where project_id = ${scope.projectId}::uuid and grain = ${grain}::rollup_grain
@@ -125,6 +133,7 @@ function runsBetween(
     ...keys.map((k, i) => sql.raw(`${k} as ${ROLLUP[options.key].columns[i]}`)),
     sql`count(*)::int as runs`,
     ...(options.cost ? [sql`coalesce(sum(cost_usd::numeric), 0) as cost_usd`] : []),
+    ...(options.loops ? [LOOP_SUMS] : []),
   ];
   const window = { from: new Date(from), to: new Date(to) };
   return sql`select ${sql.join(select, sql`, `)} from runs
@@ -143,6 +152,7 @@ function flaggedRuns(scope: WindowScope, options: WindowRowsOptions): SQL {
     ...keys.map((k, i) => sql.raw(`${k} as ${ROLLUP[options.key].columns[i]}`)),
     sql`count(*)::int as runs`,
     ...(options.cost ? [sql`coalesce(sum(cost_usd::numeric), 0) as cost_usd`] : []),
+    ...(options.loops ? [LOOP_SUMS] : []),
   ];
   return sql`(select ${sql.join(select, sql`, `)} from runs
     where ${runScope(scope)}

@@ -11,7 +11,8 @@ import {
 import { exitCategoryEnum } from './runs';
 
 // Runs counted per UTC hour and per UTC day (of started_at): what the dashboard's window
-// aggregates (exit-reason groups, the categories chart, the agent and variant facets) read for
+// aggregates (exit-reason groups, the categories chart, the agent and variant facets, the
+// headline numbers: spend, wasted spend, loop rate, cost per verified unit) read for
 // the whole days and hours of a window, so they cost the same however many runs the window
 // holds; the partial hours at its edges come from runs (db/read/window-runs.ts). Three tables,
 // one per question, each as small as its question allows: by exit category alone (no filter),
@@ -32,6 +33,11 @@ const key = {
 const totals = {
   runs: integer('runs').notNull(),
   costUsd: numeric('cost_usd').notNull(),
+  /** Spend from each run's first loop signal on (runs.wasted_usd). */
+  wastedUsd: numeric('wasted_usd').notNull().default('0'),
+  /** Runs with a loop signal (repeat, revisit or stall: runs.first_signal_step is set). */
+  loopRuns: integer('loop_runs').notNull().default(0),
+  verifiedUnits: numeric('verified_units').notNull().default('0'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
 

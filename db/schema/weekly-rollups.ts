@@ -30,6 +30,8 @@ export const weeklyRollups = pgTable(
     verifiedUnits: numeric('verified_units').notNull(),
     costUsd: numeric('cost_usd').notNull(),
     wastedUsd: numeric('wasted_usd').notNull(),
+    /** Runs with a loop signal (repeat, revisit or stall). */
+    loopRuns: integer('loop_runs').notNull().default(0),
     /** Runs that used a model without a price: the group's spend is incomplete. */
     unpricedRuns: integer('unpriced_runs').notNull(),
     stepCount: bigint('step_count', { mode: 'number' }).notNull(),

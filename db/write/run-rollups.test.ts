@@ -19,6 +19,7 @@ const ROLLUP_TABLES = RUN_ROLLUP_TARGETS.map((t) => ({
 }));
 import { saveRuns } from './save-runs';
 import type { RunRow } from './save-runs';
+import { storedAndRecomputedRollups } from './test-rollups';
 import { testRunRow } from './test-run-row';
 
 const at = (iso: string) => Date.parse(iso);
@@ -45,8 +46,19 @@ const version = (id: string) =>
           agent: fc.constantFrom('coder', 'crawler', null),
           variant: fc.constantFrom('controlled', 'uncontrolled', null),
           cost_usd: fc.constantFrom(0, 0.1, 0.2, 0.0125, 1 / 3, 8.000000000000002, 1234.5678),
+          // A loop signal with the spend from it on, or none; verified units as a verdict sets them.
+          loop: fc.constantFrom(
+            { firstSignalStep: null, wastedUsd: 0 },
+            { firstSignalStep: 3, wastedUsd: 0.05 },
+            { firstSignalStep: 1, wastedUsd: 1 / 3 },
+            { firstSignalStep: 7, wastedUsd: 0 },
+          ),
+          verified_units: fc.constantFrom(0, 1, 2.5),
         })
-        .map((v) => ({ id, row: runRow(id, v) })),
+        .map(({ loop, verified_units, ...v }) => ({
+          id,
+          row: runRow(id, { ...v, ...loop, verifiedUnits: verified_units }),
+        })),
     },
     { weight: 1, arbitrary: fc.constant({ id, row: null }) },
   );
@@ -83,7 +95,10 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
       handle.db,
       sql`select to_char(started_at at time zone 'UTC', ${FORMAT[grain]}) as bucket,
             ${sql.raw(keys.map((k, i) => `${k} as k${i}`).join(', '))},
-            count(*)::int as runs, trim_scale(sum(cost_usd::numeric))::text as cost_usd
+            count(*)::int as runs, trim_scale(sum(cost_usd::numeric))::text as cost_usd,
+            trim_scale(sum(wasted_usd::numeric))::text as wasted_usd,
+            sum(case when first_signal_step is null then 0 else 1 end)::int as loop_runs,
+            trim_scale(sum(verified_units::numeric))::text as verified_units
           from runs where project_id = ${projectId}::uuid
           group by ${sql.raw(['1', ...keys.map((_, i) => String(i + 2))].join(', '))}
           order by ${sql.raw(['1', ...keys.map((_, i) => String(i + 2))].join(', '))}`,
@@ -100,7 +115,9 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
       db,
       sql`select to_char(bucket at time zone 'UTC', ${FORMAT[grain as 'hour']}) as bucket,
             ${sql.raw(columns.map((c, i) => `${c === 'exit_category' ? `${c}::text` : c} as k${i}`).join(', '))},
-            runs, trim_scale(cost_usd)::text as cost_usd
+            runs, trim_scale(cost_usd)::text as cost_usd,
+            trim_scale(wasted_usd)::text as wasted_usd, loop_runs,
+            trim_scale(verified_units)::text as verified_units
           from ${sql.raw(table)} where project_id = ${projectId}::uuid and grain = ${grain}::rollup_grain
           order by ${sql.raw(['1', ...columns.map((_, i) => String(i + 2))].join(', '))}`,
     );
@@ -167,8 +184,17 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
       results.push(await rollup(projectId, 'run_rollups', 'day', ROLLUP_TABLES[0]!.columns));
     }
     for (const result of results.slice(1)) expect(result).toEqual(results[0]);
+    const quiet = { wasted_usd: '0', loop_runs: 0, verified_units: '0' };
     expect(results[0]).toEqual([
-      { bucket: '2026-11-29', k0: 'goal_satisfied', k1: 'coder', k2: '', runs: 1, cost_usd: '0.1' },
+      {
+        bucket: '2026-11-29',
+        k0: 'goal_satisfied',
+        k1: 'coder',
+        k2: '',
+        runs: 1,
+        cost_usd: '0.1',
+        ...quiet,
+      },
       {
         bucket: '2026-11-30',
         k0: 'goal_satisfied',
@@ -176,6 +202,7 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
         k2: '',
         runs: 1,
         cost_usd: '0.333333333333333',
+        ...quiet,
       },
       {
         bucket: '2026-11-30',
@@ -184,6 +211,7 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
         k2: 'x',
         runs: 1,
         cost_usd: '0.2',
+        ...quiet,
       },
     ]);
   });
@@ -224,6 +252,9 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
           variant: k % 3 ? 'v1' : null,
           exitCategory: k % 2 ? 'goal_satisfied' : 'no_progress',
           costUsd: 0.1 * k,
+          firstSignalStep: k % 3 === 1 ? 2 : null,
+          wastedUsd: k % 3 === 1 ? 0.05 * k : 0,
+          verifiedUnits: k % 2 ? k : 0,
         }),
       );
       await fresh.db.transaction((tx) => saveRuns(tx, projectId, runs, [], []));
@@ -252,6 +283,61 @@ describe.each(TEST_DATABASE_KINDS)('hourly and daily run rollups on %s', (kind) 
       );
       await migrateDatabase(fresh);
       expect(await read()).toEqual(maintained);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('upgrading from before the loop measures fills them in every rollup as ingest keeps them', async () => {
+    const fresh = await createTestDatabase(kind);
+    try {
+      const projectId = await ensureProject(fresh.db, 'upgrade-loops');
+      const runs = IDS.map((id, k) =>
+        runRow(id, {
+          startedAtMs: STARTS[k % STARTS.length],
+          agent: k % 2 ? 'coder' : null,
+          exitCategory: k % 2 ? 'goal_satisfied' : 'no_progress',
+          costUsd: 0.1 * k,
+          firstSignalStep: k % 2 ? null : 4,
+          wastedUsd: k % 2 ? 0 : 0.0125 * (k + 1),
+          verifiedUnits: k % 2 ? 2 : 0,
+        }),
+      );
+      await fresh.db.transaction((tx) => saveRuns(tx, projectId, runs, [], []));
+      const maintained = await storedAndRecomputedRollups(fresh.db, projectId);
+      expect(maintained.stored).toEqual(maintained.recomputed);
+      const measures = `wasted_usd, loop_runs, verified_units`;
+      for (const table of ['run_rollups', 'run_category_rollups', 'run_agent_rollups']) {
+        await fresh.db.execute(
+          sql.raw(
+            `alter table ${table} ${measures
+              .split(', ')
+              .map((c) => `drop column ${c}`)
+              .join(', ')}`,
+          ),
+        );
+      }
+      await fresh.db.execute(sql`alter table weekly_rollups drop column loop_runs`);
+      const since = journal.entries.find((e) => e.tag.endsWith('_rollup_loop_measures'))!.when;
+      await fresh.db.execute(
+        sql`delete from drizzle.__drizzle_migrations where created_at >= ${since}`,
+      );
+      await migrateDatabase(fresh);
+      const upgraded = await storedAndRecomputedRollups(fresh.db, projectId);
+      expect(upgraded.stored).toEqual(maintained.stored);
+      const [sums] = await rawRows(
+        fresh.db,
+        sql`select sum(loop_runs)::int as loops, trim_scale(sum(wasted_usd))::text as wasted,
+              trim_scale(sum(verified_units))::text as units
+            from run_category_rollups where project_id = ${projectId}::uuid and grain = 'day'`,
+      );
+      expect(sums).toEqual({ loops: 3, wasted: '0.1125', units: '6' });
+      const [weekly] = await rawRows(
+        fresh.db,
+        sql`select sum(loop_runs)::int as loops from weekly_rollups
+            where project_id = ${projectId}::uuid`,
+      );
+      expect(weekly?.loops).toBe(3);
     } finally {
       await fresh.close();
     }

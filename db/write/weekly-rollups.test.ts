@@ -41,6 +41,7 @@ const version = (id: string) =>
           verified_units: fc.constantFrom(1, 2, 5, 0.5),
           cost_usd: fc.constantFrom(0, 0.1, 0.2, 0.0125, 1 / 3, 8.000000000000002, 1234.5678),
           wasted_usd: fc.constantFrom(0, 0.05, 0.1),
+          first_signal_step: fc.constantFrom(null, 1, 4),
           unpriced: fc.boolean(),
           step_count: fc.integer({ min: 0, max: 40 }),
         })
@@ -55,6 +56,7 @@ const version = (id: string) =>
             verifiedUnits: v.verified ? v.verified_units : 0,
             costUsd: v.cost_usd,
             wastedUsd: v.wasted_usd,
+            firstSignalStep: v.first_signal_step,
             unpricedModels: v.unpriced ? ['mystery-model'] : [],
             stepCount: v.step_count,
           }),
@@ -96,6 +98,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
             trim_scale(sum(verified_units::numeric))::text as verified_units,
             trim_scale(sum(cost_usd::numeric))::text as cost_usd,
             trim_scale(sum(wasted_usd::numeric))::text as wasted_usd,
+            sum(case when first_signal_step is null then 0 else 1 end)::int as loop_runs,
             sum(case when unpriced_models = '{}' then 0 else 1 end)::int as unpriced_runs,
             sum(step_count)::text as step_count
           from runs where project_id = ${projectId}::uuid
@@ -108,7 +111,7 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
         sql`select to_char(week_start, 'YYYY-MM-DD') as week_start, agent, variant, model, runs,
               verified_runs, trim_scale(verified_units)::text as verified_units,
               trim_scale(cost_usd)::text as cost_usd, trim_scale(wasted_usd)::text as wasted_usd,
-              unpriced_runs, step_count::text as step_count
+              loop_runs, unpriced_runs, step_count::text as step_count
             from weekly_rollups where project_id = ${projectId}::uuid
             order by week_start, agent, variant, model`,
       )
@@ -205,6 +208,8 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
           verifiedUnits: k % 3 ? k : 0,
           unpricedModels: k === 4 ? ['m'] : [],
           stepCount: k,
+          firstSignalStep: k % 2 ? null : 3,
+          wastedUsd: k % 2 ? 0 : 0.05,
         }),
       );
       await fresh.db.transaction((tx) => saveRuns(tx, projectId, runs, [], []));
@@ -213,11 +218,13 @@ describe.each(TEST_DATABASE_KINDS)('weekly rollup on %s', (kind) => {
           fresh.db,
           sql`select week_start::text as week_start, agent, variant, model, runs, verified_runs,
                 trim_scale(verified_units)::text as verified_units,
-                trim_scale(cost_usd)::text as cost_usd, unpriced_runs, step_count::text as steps
+                trim_scale(cost_usd)::text as cost_usd, unpriced_runs, step_count::text as steps,
+                trim_scale(wasted_usd)::text as wasted_usd, loop_runs
               from weekly_rollups order by 1, 2, 3, 4`,
         );
       const maintained = await read();
       expect(maintained.length).toBeGreaterThan(1);
+      expect(maintained.reduce((n, r) => n + Number(r.loop_runs), 0)).toBe(3);
       // Back to the schema before 0001_weekly_rollups, with the runs in place; then start.
       // (0001 and every migration after it: their tables go, their records go.)
       await fresh.db.execute(sql`drop table weekly_rollups`);

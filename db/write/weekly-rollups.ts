@@ -1,6 +1,6 @@
 // weekly_rollups, kept by the rollup delta (rollup-delta.ts): per ISO week of started_at (UTC),
 // agent, variant and model ('' for a missing name), the runs, verified runs and units, spend,
-// wasted spend, runs with unpriced tokens and steps. The migration's backfill repeats this key.
+// wasted spend, runs with a loop signal, runs with unpriced tokens and steps. The migration's backfill repeats this key.
 import { sql } from 'drizzle-orm';
 import { asPgArray } from '../sql';
 import type { RollupSpec } from './rollup-delta';
@@ -18,6 +18,7 @@ export const WEEKLY_ROLLUP: RollupSpec = {
     { name: 'verified_units', type: 'numeric' },
     { name: 'cost_usd', type: 'numeric' },
     { name: 'wasted_usd', type: 'numeric' },
+    { name: 'loop_runs', type: 'int' },
     { name: 'unpriced_runs', type: 'int' },
     { name: 'step_count', type: 'bigint' },
   ],
@@ -30,6 +31,7 @@ export const WEEKLY_ROLLUP: RollupSpec = {
       coalesce(sum(verified_units::numeric), 0) as verified_units,
       coalesce(sum(cost_usd::numeric), 0) as cost_usd,
       coalesce(sum(wasted_usd::numeric), 0) as wasted_usd,
+      (count(*) filter (where first_signal_step is not null))::int as loop_runs,
       (count(*) filter (where cardinality(unpriced_models) > 0))::int as unpriced_runs,
       coalesce(sum(step_count), 0)::bigint as step_count
     from runs

@@ -3,11 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_KINDS } from '@/db/test-database';
 import { createSender } from '@/e2e/support/otel';
-import { emitRun } from '@/e2e/support/scenarios';
+import { emitRun, oscillation } from '@/e2e/support/scenarios';
 import type { RunSpec } from '@/e2e/support/scenarios';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
 import type { RunSummary } from '@/lib/api-types';
+import { rawRows } from '@/db/test-database';
+import { storedAndRecomputedRollups } from '@/db/write/test-rollups';
+import { sql } from 'drizzle-orm';
 
 describe.each(TEST_DATABASE_KINDS)('sessions, tags and verification source on %s', (kind) => {
   let server: TestServer;
@@ -90,6 +93,8 @@ describe.each(TEST_DATABASE_KINDS)('sessions, tags and verification source on %s
         ],
         end: { termination: { kind: 'hard_error', error: 'vault sealed unexpectedly' } },
       },
+      // A revisit at step 3 (states A, B, A, B): steps 3 and 4 are wasted, $0.10.
+      loopVerdict: oscillation(undefined, { runId: 'loop-verdict', startMs: at(6) }),
       alone: {
         goal: 'Tidy the backlog',
         agent: 'writer',
@@ -201,6 +206,37 @@ describe.each(TEST_DATABASE_KINDS)('sessions, tags and verification source on %s
       expect(await week('support')).toEqual({ verifiedRuns: 1, verifiedUnits: 1 });
     });
 
+    it('a verdict on a looping run moves its wasted spend out of every rollup and back, exactly', async () => {
+      const rollupLoops = async () => {
+        await server.settle();
+        const { stored, recomputed } = await storedAndRecomputedRollups(
+          server.database.db,
+          server.projectId,
+        );
+        expect(stored).toEqual(recomputed);
+        const [row] = await rawRows(
+          server.database.db,
+          sql`select trim_scale(sum(wasted_usd))::text as wasted, sum(loop_runs)::int as loops,
+                (select trim_scale(sum(wasted_usd))::text from weekly_rollups
+                  where project_id = ${server.projectId}::uuid and agent = 'coder') as weekly
+              from run_category_rollups
+              where project_id = ${server.projectId}::uuid and grain = 'day'`,
+        );
+        return row;
+      };
+      expect(await run('loop-verdict')).toMatchObject({
+        wastedUsd: 0.1,
+        flags: { revisit: { step: 3, of: 1, cycleLength: 2 } },
+      });
+      expect(await rollupLoops()).toEqual({ wasted: '0.1', loops: 1, weekly: '0.1' });
+      // Verified by a person: nothing was wasted, though the run still looped.
+      const { body } = await verdict('loop-verdict', { verdict: 'verified' });
+      expect(body.run.wastedUsd).toBe(0);
+      expect(await rollupLoops()).toEqual({ wasted: '0', loops: 1, weekly: '0' });
+      await takeBack('loop-verdict');
+      expect(await rollupLoops()).toEqual({ wasted: '0.1', loops: 1, weekly: '0.1' });
+    });
+
     it('verifying with units counts them in the weekly report, and survives new spans', async () => {
       expect(await week('triage')).toEqual({ verifiedRuns: 0, verifiedUnits: 0 });
       const { body } = await verdict('verdict-run', { verdict: 'verified', units: 3 });
@@ -229,6 +265,12 @@ describe.each(TEST_DATABASE_KINDS)('sessions, tags and verification source on %s
         1,
       );
       expect(await week('triage')).toEqual({ verifiedRuns: 1, verifiedUnits: 1 });
+      await server.settle();
+      const { stored, recomputed } = await storedAndRecomputedRollups(
+        server.database.db,
+        server.projectId,
+      );
+      expect(stored).toEqual(recomputed);
     });
 
     it.each([

@@ -8,7 +8,7 @@ import { ExitBadge } from '@/components/runs/exit-badge';
 import { SignalBadges, VerificationMark } from '@/components/runs/signal-badges';
 import { TrajectorySkeleton } from '@/components/skeletons';
 import { getRun } from '@/db/read/get-run';
-import { trajectorySteps } from '@/db/read/trajectory-steps';
+import { compareSteps } from '@/db/read/diff-steps';
 import type { Executor } from '@/db/sql';
 import type { RunDetail } from '@/lib/api-types';
 import { viewHref, viewQuery } from '@/lib/view-window';
@@ -79,8 +79,8 @@ async function Alignment({
   row: number | null;
 }) {
   const [stepsA, stepsB] = await Promise.all([
-    trajectorySteps(db, { projectId, runId: a.id }),
-    trajectorySteps(db, { projectId, runId: b.id }),
+    compareSteps(db, { projectId, runId: a.id }),
+    compareSteps(db, { projectId, runId: b.id }),
   ]);
   const wire = buildCompare(stepsA, stepsB, alignStepPositions(stepsA, stepsB));
   return <CompareClient wire={wire} initialRow={row} />;
