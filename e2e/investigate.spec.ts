@@ -2,6 +2,7 @@
 // the weekly report counts the units at once, a contradiction marks the success fabricated, and
 // the note stays text whatever it holds. The search bar narrows the runs list.
 import { createSender } from './support/otel';
+import { startRun } from '../kit/index';
 import { emitRun } from './support/scenarios';
 import { createProjectKey, uniqueName, waitForRuns } from './support/projects';
 import { keepScreen } from './support/screens';
@@ -203,6 +204,53 @@ test('a new run appears on the open home page without a reload, behind a pill', 
   await expect(table.getByRole('link', { name: /arrived while you were reading/ })).toBeVisible();
   await expect(pill).toHaveCount(0);
   // Shown without a reload: the same document.
+  expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(
+    true,
+  );
+});
+
+test('a running run’s open page offers its new steps without a reload, then its end', async ({
+  page,
+  baseURL,
+}) => {
+  const sender = createSender({ url: baseURL ?? '', key: projectKey, gzip: true });
+  const start = Date.now() - 60_000;
+  const liveRunId = uniqueName('live-run');
+  const run = startRun(sender.tracer, {
+    goal: 'Watch a run while it goes',
+    agent: 'watcher',
+    runId: liveRunId,
+    startTime: start,
+  });
+  const step = (k: number) => {
+    const s = run.step({ action: `probe_${k}`, args: { k }, startTime: start + k * 1000 });
+    s.observe({ state: { k } });
+    s.end(start + k * 1000 + 500);
+  };
+  step(1);
+  step(2);
+  await sender.flush();
+  const runPath = `/runs/${liveRunId}?project=${project}`;
+  await expect
+    .poll(async () => (await page.request.get(runPath)).status(), { timeout: 20_000 })
+    .toBe(200);
+  await page.goto(runPath);
+  await expect(page.getByRole('row').filter({ hasText: 'probe_2' }).first()).toBeVisible();
+  await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
+  step(3);
+  step(4);
+  await sender.flush();
+  const pill = page.getByRole('button', { name: /2 new steps/ });
+  await expect(pill).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('probe_3')).toHaveCount(0);
+  await pill.click();
+  await expect(page.getByText('probe_4').first()).toBeVisible();
+  run.end({ kind: 'goal_met' }, { endTime: start + 5000 });
+  await sender.shutdown();
+  const ended = page.getByRole('button', { name: /The run has ended/ });
+  await expect(ended).toBeVisible({ timeout: 20_000 });
+  await ended.click();
+  await expect(ended).toHaveCount(0);
   expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(
     true,
   );

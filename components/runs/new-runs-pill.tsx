@@ -1,7 +1,8 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
+import { useVisiblePoll } from '@/components/view/use-visible-poll';
 import styles from './new-runs-pill.module.css';
 
 const POLL_MS = 4000;
@@ -30,29 +31,18 @@ export function NewRunsPill({
   // Counted against one baseline: once the page is read again, an old count means nothing.
   const [counted, setCounted] = useState({ baseline, runs: baseline });
   const count = counted.baseline === baseline ? Math.max(0, counted.runs - baseline) : 0;
-  useEffect(() => {
-    const query = new URLSearchParams({ from });
-    if (project) query.set('project', project);
-    if (agent) query.set('agent', agent);
-    if (variant) query.set('variant', variant);
-    let stopped = false;
-    const poll = async () => {
-      if (document.visibilityState !== 'visible') return;
-      try {
-        const response = await fetch(`/api/ui/new-runs?${query}`, { cache: 'no-store' });
-        if (!response.ok) return;
-        const body = (await response.json()) as { runs?: unknown };
-        if (!stopped && typeof body.runs === 'number') setCounted({ baseline, runs: body.runs });
-      } catch {
-        // The server is restarting or the network is away: the next poll asks again.
-      }
-    };
-    const timer = window.setInterval(() => void poll(), POLL_MS);
-    return () => {
-      stopped = true;
-      window.clearInterval(timer);
-    };
-  }, [from, baseline, project, agent, variant]);
+  const query = new URLSearchParams({ from });
+  if (project) query.set('project', project);
+  if (agent) query.set('agent', agent);
+  if (variant) query.set('variant', variant);
+  const onBody = useCallback(
+    (body: unknown) => {
+      const runs = (body as { runs?: unknown }).runs;
+      if (typeof runs === 'number') setCounted({ baseline, runs });
+    },
+    [baseline],
+  );
+  useVisiblePoll(`/api/ui/new-runs?${query}`, POLL_MS, onBody);
   return (
     <div aria-live="polite" className={styles.slot}>
       {count > 0 ? (

@@ -9,6 +9,7 @@ import { TrajectorySkeleton } from '@/components/skeletons';
 import { getRun } from '@/db/read/get-run';
 import { humanVerdict } from '@/db/read/human-verdict';
 import { VerdictForm } from '@/components/trajectory/verdict-form';
+import { LiveRunPill } from '@/components/trajectory/live-run-pill';
 import { progressName } from '@/db/read/progress-name';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
 import type { Executor } from '@/db/sql';
@@ -91,6 +92,9 @@ export default async function RunPage({
         }
       />
       {quarantine}
+      {run.endedAt === null ? (
+        <LiveRunPill runId={run.id} project={query.project} shownSteps={run.stepCount} />
+      ) : null}
       <VerdictForm
         run={run}
         given={given}
