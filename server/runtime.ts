@@ -64,6 +64,14 @@ export function createSpool(config: ServerConfig): IngestSpool {
   return new IngestSpool(requireDatabase, config.spool);
 }
 
+/** Requests waiting in the spool as this process last counted them; 0 before it is ready. */
+export function spoolBacklogNow(): number {
+  const runtime = (globalThis as Holder)[KEY];
+  if (!runtime || runtime.status !== 'ready') return 0;
+  const { requests, stuck } = runtime.spool.backlog;
+  return Math.max(0, requests - stuck);
+}
+
 export function deriveContext(runtime: Runtime): DeriveContext {
   return {
     prices: runtime.prices,
