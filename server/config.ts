@@ -131,11 +131,11 @@ export function readServerConfig(
     throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
-  // PGlite runs one query at a time; a server has a pool to share. The work at the door is a
-  // decode and one spool insert, so a burst of exporters may wait their turn (the wait is still
-  // bounded by LOOPSCOPE_INGEST_MAX_WAIT_MS): 32 places waiting per place at work. A place holds
-  // its body only once its key is authenticated and admitted (at most the body limit each).
-  const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2);
+  // The work at the door is a decode and one spool insert: on PGlite too, several requests may be
+  // at it (their inserts queue on its thread between the workers' one-request transactions), and
+  // a burst of exporters may wait its turn, bounded by LOOPSCOPE_INGEST_MAX_WAIT_MS. A place
+  // holds its body only once its key is authenticated and admitted (at most the body limit each).
+  const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? 8;
   return {
     port: e.PORT,
     grpcPort:
@@ -149,7 +149,7 @@ export function readServerConfig(
     maxBodyBytes: e.LOOPSCOPE_MAX_BODY_BYTES,
     bodyTimeoutMs: e.LOOPSCOPE_BODY_TIMEOUT_MS,
     bodyMinBytesPerSecond: e.LOOPSCOPE_BODY_MIN_RATE,
-    ingest: admissionLimits(concurrency, e.LOOPSCOPE_INGEST_QUEUE ?? 32 * concurrency, {
+    ingest: admissionLimits(concurrency, e.LOOPSCOPE_INGEST_QUEUE ?? 16 * concurrency, {
       perProject: e.LOOPSCOPE_INGEST_PER_PROJECT,
       perKey: e.LOOPSCOPE_INGEST_PER_KEY,
       maxWaitMs: e.LOOPSCOPE_INGEST_MAX_WAIT_MS,
