@@ -38,6 +38,7 @@ export class SpoolWorkers {
   private timer: NodeJS.Timeout | null = null;
   private wake: (() => void)[] = [];
   private passes = 0;
+  private lastReport = { message: '', at: 0 };
 
   constructor(private readonly options: SpoolWorkerOptions) {}
 
@@ -102,10 +103,18 @@ export class SpoolWorkers {
       try {
         expanded = await this.pass();
       } catch (error) {
-        this.options.onError?.(`expanding spooled requests failed: ${describeError(error)}`);
+        this.report(`expanding spooled requests failed: ${describeError(error)}`);
       }
       if (expanded === 0 && this.running) await this.rest();
     }
+  }
+
+  // While the database is away every pass fails alike: one line per distinct error a minute.
+  private report(message: string): void {
+    const now = Date.now();
+    if (message === this.lastReport.message && now - this.lastReport.at < 60_000) return;
+    this.lastReport = { message, at: now };
+    this.options.onError?.(message);
   }
 
   private rest(): Promise<void> {
