@@ -4,6 +4,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -20,7 +21,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 export const ingestSpool = pgTable(
   'ingest_spool',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     projectId: uuid('project_id').notNull(),
     /** 'json' or 'protobuf': how `body` decodes. */
     format: text('format').notNull(),
@@ -31,5 +32,9 @@ export const ingestSpool = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
   },
-  (t) => [index('ingest_spool_attempts_idx').on(t.attempts, t.id)],
+  // project_id leads the key so the table can be distributed by it (docs/scale.md, Citus).
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index('ingest_spool_attempts_idx').on(t.attempts, t.id),
+  ],
 );

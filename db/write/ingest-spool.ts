@@ -97,27 +97,32 @@ export async function countSpooledOf(db: Executor, projectId: string): Promise<n
 }
 
 export async function readSpoolBacklog(db: Executor): Promise<SpoolBacklog> {
-  const [row] = await queryRows(
+  // Per project (each within its shard on a distributed Postgres), summed here.
+  const rows = await queryRows(
     db,
     sql`
-      select count(*) as requests, coalesce(sum(bytes), 0) as bytes,
+      select project_id, count(*) as requests, coalesce(sum(bytes), 0) as bytes,
         coalesce(extract(epoch from (now() - min(received_at))) * 1000, 0) as oldest_ms,
         count(*) filter (where attempts >= ${MAX_SPOOL_ATTEMPTS}) as stuck
       from ingest_spool
+      group by project_id
     `,
     z.object({
+      project_id: column.text,
       requests: column.number,
       bytes: column.number,
       oldest_ms: column.number,
       stuck: column.number,
     }),
   );
-  return {
-    requests: row?.requests ?? 0,
-    bytes: row?.bytes ?? 0,
-    oldestAgeMs: Math.max(0, Math.round(row?.oldest_ms ?? 0)),
-    stuck: row?.stuck ?? 0,
-  };
+  const backlog: SpoolBacklog = { requests: 0, bytes: 0, oldestAgeMs: 0, stuck: 0 };
+  for (const row of rows) {
+    backlog.requests += row.requests;
+    backlog.bytes += row.bytes;
+    backlog.stuck += row.stuck;
+    backlog.oldestAgeMs = Math.max(backlog.oldestAgeMs, Math.round(row.oldest_ms));
+  }
+  return backlog;
 }
 
 // postgres.js sends a Buffer as bytea; PGlite takes any Uint8Array.
