@@ -84,8 +84,13 @@ export class SpoolWorkers {
    * Stores a project's spooled requests now, when there are at most `upTo` (a read about to
    * answer includes every acknowledged span); false when more wait, and the read is behind.
    */
-  async catchUp(projectId: string, upTo = 32): Promise<boolean> {
-    const db = this.options.db();
+  async catchUp(
+    projectId: string,
+    options: { db?: Database; upTo?: number } = {},
+  ): Promise<boolean> {
+    // The reader's own database handle: the workers' pool may be busy with their transactions.
+    const db = options.db ?? this.options.db();
+    const upTo = options.upTo ?? 32;
     if (!db) return false;
     const waiting = await countSpooledOf(db, projectId);
     if (waiting === 0) return true;

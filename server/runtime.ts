@@ -124,7 +124,7 @@ export function createAlertSender(
 export async function settle(projectId: string, runId?: string): Promise<void> {
   // The project's spooled requests first, when few wait; when many do, the read answers from
   // what is stored and the dashboard says how far behind (health's `spool`).
-  await getRuntime().spoolWorkers?.workers.catchUp(projectId);
+  await getRuntime().spoolWorkers?.workers.catchUp(projectId, { db: requireDatabase() });
   await settleRuns(requireDatabase(), deriveContext(getRuntime()), projectId, { runId });
 }
 
