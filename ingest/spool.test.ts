@@ -193,6 +193,26 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     await handle.db.execute(sql`delete from ingest_spool where project_id = ${projectId}::uuid`);
   });
 
+  it('lets a read store its project’s waiting requests when few wait, and not when many do', async () => {
+    const projectId = await ensureProject(handle.db, 'catch-up');
+    const spool = new IngestSpool(() => handle.db);
+    // Workers that never started: only the read's catch-up stores anything here.
+    const workers = workersOn(handle, spool);
+    const few = requests.slice(0, 3);
+    for (const request of few) await spool.put(projectId, request.format, request.body);
+    expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(true);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
+    const stored = (await spansOf(handle, projectId)).length;
+    expect(stored).toBeGreaterThan(0);
+
+    for (const request of requests.slice(0, 4)) {
+      await spool.put(projectId, request.format, request.body);
+    }
+    expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(false);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 4 });
+    await handle.db.execute(sql`delete from ingest_spool`);
+  });
+
   it('leaves a request it cannot store after a few tries (stuck), and stores the ones after it', async () => {
     const projectId = await ensureProject(handle.db, 'poison');
     const spool = new IngestSpool(() => handle.db);
