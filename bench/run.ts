@@ -1,6 +1,7 @@
 // `npm run bench [-- PART…] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]`
 // Runs the parts in order (all by default), then prints one table with the machine it ran on.
-// Parts: ingest, decode, overload (bench/ingest, decode, overload), reads, trajectory, retention.
+// Parts: ingest, decode, overload, burst (bench/ingest, decode, overload, burst), reads,
+// trajectory, retention.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +14,22 @@ export interface BenchPart {
   run(options: BenchOptions): Promise<BenchSection | BenchSection[]>;
 }
 
-export const PARTS = ['ingest', 'decode', 'overload', 'reads', 'trajectory', 'retention'] as const;
+export const PARTS = [
+  'ingest',
+  'decode',
+  'overload',
+  'burst',
+  'reads',
+  'trajectory',
+  'retention',
+] as const;
 export type PartName = (typeof PARTS)[number];
 
 const LOADERS: Record<PartName, () => Promise<BenchPart | null>> = {
   ingest: () => import('./ingest/index'),
   decode: () => import('./decode/index'),
   overload: () => import('./overload/index'),
+  burst: () => import('./burst/index'),
   // Parts 3 and 4 plug in here: bench/reads/index.ts and bench/trajectory/index.ts, each
   // exporting `async function run(options: BenchOptions): Promise<BenchSection>`. Until a file
   // exists its part reports that it is not there yet.

@@ -1,4 +1,4 @@
-// The benchmark in miniature, so it cannot rot: every part of bench/ingest, decode and overload
+// The benchmark in miniature, so it cannot rot: every part of bench/ingest, decode, overload, burst
 // runs on tiny sizes against the route handlers in this process (no build), the load still from
 // a separate process through the real exporter. It checks that the report has its shape and the
 // measurements are sane, never how fast anything is (that is `npm run bench`'s job).
@@ -80,6 +80,27 @@ describe('bench smoke', () => {
     expect(section!.rows.find((r) => r.metric === 'pglite: acknowledged spans stored')?.pass).toBe(
       true,
     );
+  }, 120_000);
+
+  it('burst: 2.5 times the rate taken in by the spool, nothing lost, every span stored after it', async () => {
+    const options = benchOptions({
+      quick: true,
+      server: 'in-process',
+      databases: ['postgres'],
+      log: quiet,
+    });
+    options.shared.sustainableSpansPerSecond.postgres = 1500;
+    const [section] = await runParts(['burst'], options);
+    expectShape(section!);
+    expect(numeric(section!, /^postgres: burst, offered ÷ sustainable/)).toBeGreaterThan(0);
+    const lost = section!.rows.find((r) => /^postgres: burst, spans lost/.test(r.metric));
+    expect(lost?.value).toBe('0 / 0');
+    expect(
+      section!.rows.find((r) => r.metric === 'postgres: burst, acknowledged spans stored')?.pass,
+    ).toBe(true);
+    expect(
+      numeric(section!, /^postgres: burst, all spans stored after the burst/),
+    ).toBeGreaterThanOrEqual(0);
   }, 120_000);
 
   it('retention: the oldest week expired by the sweep, reads timed around it', async () => {

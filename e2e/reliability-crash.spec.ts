@@ -7,7 +7,7 @@ import { openDatabase } from '../db/client';
 import { rawRows } from '../db/test-database';
 import { createSender } from './support/otel';
 import { emitRun, restartLoop } from './support/scenarios';
-import { freePort, spawnServer } from './support/spawn-server';
+import { freePort, spawnServer, spoolDrained } from './support/spawn-server';
 import { expect, test } from './support/fixtures';
 
 const KEY = 'lsk_crash-test-key-0123456789abcdef';
@@ -68,6 +68,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
     await emitting;
     await sender.flush();
     await sender.shutdown();
+    await spoolDrained(server.url);
     await server.kill('SIGTERM');
 
     const stored = await storedSpans(config);

@@ -3,7 +3,7 @@ import { openDatabase } from '../db/client';
 import { rawRows } from '../db/test-database';
 import { createSender } from './support/otel';
 import { emitRun, restartLoop } from './support/scenarios';
-import { freePort, spawnServer } from './support/spawn-server';
+import { freePort, spawnServer, spoolDrained } from './support/spawn-server';
 import { createThrowawayPostgres } from './support/throwaway-postgres';
 import { expect, test } from './support/fixtures';
 
@@ -53,6 +53,7 @@ test('the database stops mid-ingest: 503 with Retry-After, health 503, and inges
     await emitting;
     await sender.flush();
     await sender.shutdown();
+    await spoolDrained(server.url);
     await server.kill('SIGTERM');
 
     const handle = await openDatabase({ databaseUrl: pg.url });

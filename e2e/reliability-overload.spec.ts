@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
 import { rawRows } from '../db/test-database';
 import { spanBatch } from './support/payloads';
-import { freePort, spawnServer } from './support/spawn-server';
+import { freePort, spawnServer, spoolDrained } from './support/spawn-server';
 import { expect, test } from './support/fixtures';
 
 const KEY = 'lsk_overload-test-key-0123456789abcdef';
@@ -57,6 +57,8 @@ test('past what it can take, ingest answers 429 with Retry-After, keeps memory b
     });
   }
   clearInterval(sampler);
+  // Acknowledged means committed in the spool; the spans are counted once it is worked off.
+  await spoolDrained(server.url);
   await server.kill('SIGTERM');
 
   const refusedShare = statuses.filter((s) => s === 429).length / statuses.length;

@@ -10,6 +10,7 @@ import { rejectionMessage } from './otlp/encode-response';
 import type { OtlpFormat } from './otlp/types';
 import { decodeOtlpBody, readBody } from './read-body';
 import type { BodyLimits } from './read-body';
+import type { IngestSpool } from './spool';
 import { validateSpans } from './validate';
 
 export interface ExportRequest {
@@ -43,12 +44,17 @@ export interface IngestDeps {
    */
   overloaded?: (projectId: string | null) => string | null;
   body: BodyLimits;
+  /**
+   * Where accepted requests go: the spool (committed there, expanded by its workers). Without
+   * one, the spans are stored before the answer (tools and tests that embed the core).
+   */
+  spool?: IngestSpool;
 }
 
 /**
  * Stores the spans of one export request and says which were refused; every failure is an
  * AppError whose code the transport maps to its own status. Returning means every accepted span
- * is committed.
+ * is committed: in the spool (one row holding the request), or stored when there is none.
  */
 export async function exportTraces(
   request: ExportRequest,
@@ -63,6 +69,8 @@ export async function exportTraces(
     const lagging = deps.overloaded?.(scope.projectId) ?? null;
     if (lagging !== null) throw deps.admission.refusal(lagging);
     ticket.admit(scope);
+    // A full spool refuses before the body is read; a body that would overfill it, once read.
+    deps.spool?.checkRoom(request.declaredBytes ?? 0);
     // Read while waiting, not at work: a slow body holds a place of its own project's share,
     // never a slot another client's spans could be stored in.
     const body = await readBody(request.body, {
@@ -72,8 +80,14 @@ export async function exportTraces(
     });
     await ticket.work();
     const { spans, rejectedCount, messages } = validateSpans(decodeOtlpBody(request.format, body));
-    await ingestSpans(db, scope.projectId, spans);
-    deps.afterCommit?.();
+    if (spans.length > 0) {
+      if (deps.spool) {
+        await deps.spool.put(scope.projectId, request.format, body);
+      } else {
+        await ingestSpans(db, scope.projectId, spans);
+        deps.afterCommit?.();
+      }
+    }
     return {
       rejectedSpans: rejectedCount,
       errorMessage: rejectionMessage(rejectedCount, messages),

@@ -5,6 +5,7 @@ import { mapTracesToRuns } from '../db/write/map-traces-to-runs';
 import { storeSpans } from '../db/write/store-spans';
 import type { SpanRow } from '../db/write/store-spans';
 import type { Database } from '../db/client';
+import type { Transaction } from '../db/sql';
 import { markRunsDirty } from '../db/write/dirty-runs';
 import { extractSpanFacts } from './span-facts';
 import type { ValidSpan } from './validate';
@@ -20,6 +21,22 @@ export async function ingestSpans(
   spans: readonly ValidSpan[],
 ): Promise<IngestResult> {
   if (spans.length === 0) return { storedSpans: 0, runIds: [] };
+  const runIds = await withDeadlockRetry(() =>
+    db.transaction((tx) => storeValidSpans(tx, projectId, spans)),
+  );
+  return { storedSpans: spans.length, runIds };
+}
+
+/**
+ * The writes of `ingestSpans` inside a transaction the caller holds (the spool's worker, which
+ * deletes the spooled request in the same one); returns the runs it touched.
+ */
+export async function storeValidSpans(
+  tx: Transaction,
+  projectId: string,
+  spans: readonly ValidSpan[],
+): Promise<string[]> {
+  if (spans.length === 0) return [];
   const rows = spans.map(toSpanRow).sort(byIdentity);
   const traces = new Map<string, string | null>();
   for (const row of rows) {
@@ -27,15 +44,10 @@ export async function ingestSpans(
     if (!traces.has(row.traceId) || named !== null)
       traces.set(row.traceId, named ?? traces.get(row.traceId) ?? null);
   }
-  const runIds = await withDeadlockRetry(() =>
-    db.transaction(async (tx) => {
-      await storeSpans(tx, projectId, dedupe(rows));
-      const touched = await mapTracesToRuns(tx, projectId, traces);
-      await markRunsDirty(tx, projectId, touched);
-      return touched;
-    }),
-  );
-  return { storedSpans: rows.length, runIds };
+  await storeSpans(tx, projectId, dedupe(rows));
+  const touched = await mapTracesToRuns(tx, projectId, traces);
+  await markRunsDirty(tx, projectId, touched);
+  return touched;
 }
 
 function toSpanRow(span: ValidSpan): SpanRow {
@@ -85,7 +97,7 @@ function dedupe(sorted: SpanRow[]): SpanRow[] {
 
 const RETRYABLE = new Set(['40P01', '40001']);
 
-async function withDeadlockRetry<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+export async function withDeadlockRetry<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();

@@ -89,8 +89,9 @@ describe.each(TEST_DATABASE_KINDS)('OTLP over gRPC on %s', (kind) => {
     await server?.close();
   });
 
-  const spanIds = async (runIdPrefix: string) =>
-    (
+  const spanIds = async (runIdPrefix: string) => {
+    await server.stored();
+    return (
       await rawRows(
         server.database.db,
         sql`select s.trace_id || ':' || s.span_id as id from spans s
@@ -98,6 +99,7 @@ describe.each(TEST_DATABASE_KINDS)('OTLP over gRPC on %s', (kind) => {
             where t.run_id like ${`${runIdPrefix}%`}`,
       )
     ).map((r) => String(r.id));
+  };
 
   it.each([false, true])(
     'stores what a real exporter sends (gzip %s) and derives its runs',
@@ -179,6 +181,7 @@ describe.each(TEST_DATABASE_KINDS)('OTLP over gRPC on %s', (kind) => {
     expect(response).toEqual({
       partialSuccess: { rejectedSpans: '1', errorMessage: expect.stringMatching(/spanId/) },
     });
+    await server.stored();
     const stored = await rawRows(
       server.database.db,
       sql`select span_id from spans where trace_id = ${traceId.toString('hex')}`,
@@ -192,6 +195,7 @@ describe.each(TEST_DATABASE_KINDS)('OTLP over gRPC on %s', (kind) => {
       emitRun(tracer, restartLoop({ runId: 'grpc-elsewhere' })),
     );
     expect((await exportOnce(url, other.key, spans)).code).toBe(ExportResultCode.SUCCESS);
+    await server.stored();
     const rows = await rawRows(
       server.database.db,
       sql`select distinct project_id from trace_runs where run_id = 'grpc-elsewhere'`,
@@ -236,6 +240,7 @@ describe('OTLP over gRPC while the database is down', () => {
         accepted = await exportOnce(url, key, spans);
       }
       expect(accepted?.code).toBe(ExportResultCode.SUCCESS);
+      await runtime.spoolWorkers?.workers.drained();
       const stored = await rawRows(
         db,
         sql`select count(*)::int as n from spans where trace_id = ${spans[0]!.spanContext().traceId}`,
@@ -243,6 +248,7 @@ describe('OTLP over gRPC while the database is down', () => {
       expect(stored).toEqual([{ n: 5 }]);
     } finally {
       await grpc?.close();
+      await runtime?.spoolWorkers?.stop();
       runtime?.deriver.stop();
       await runtime?.handle?.close().catch(() => {});
       pg.destroy();

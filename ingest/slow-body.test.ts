@@ -46,7 +46,8 @@ const post = (server: TestServer, key: string, body: string) =>
     body,
   });
 
-// The built server's defaults: 2 at work and 4 waiting on PGlite, 8 and 16 on Postgres.
+// Tight admission (the built server's defaults before the spool): every place can be taken by one
+// key's slow bodies, which is what this checks.
 const LIMITS = { pglite: [2, 4], postgres: [8, 16] } as const;
 
 describe.each(TEST_DATABASE_KINDS)('slow bodies on %s', (kind) => {

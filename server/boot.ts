@@ -19,10 +19,12 @@ import { newAlertKey, parseAlertKey } from '../lib/alerts/secret-box';
 import { readLoopSettings, readPriceFile } from '../lib/settings';
 import { PriceTable } from '../trajectory/pricing';
 import type { ServerConfig } from './config';
+import { startSpoolWorkers } from './spool-workers';
 import {
   createAdmission,
   createAlertSender,
   createDeriver,
+  createSpool,
   getRuntime,
   setRuntime,
 } from './runtime';
@@ -43,6 +45,8 @@ export function createRuntime(config: ServerConfig, log: (message: string) => vo
     prices: new PriceTable(prices),
     settings: readLoopSettings(config.settingsFile),
     admission: createAdmission(config),
+    spool: createSpool(config),
+    spoolWorkers: null,
     deriver: createDeriver(getRuntime),
     alertKey,
     alertSender: createAlertSender(getRuntime, alertKey, config.alerts),
@@ -83,6 +87,8 @@ export async function connectDatabase(
       runtime.status = 'ready';
       runtime.deriver.start();
       runtime.alertSender.start();
+      // Requests spooled before a crash or a stop are picked up here.
+      runtime.spoolWorkers = await startSpoolWorkers(runtime, handle);
       runtime.log(`Database ready: ${handle.location}`);
       return;
     } catch (error) {

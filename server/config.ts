@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { DEFAULT_BODY_MIN_BYTES_PER_SECOND, DEFAULT_BODY_TIMEOUT_MS } from '../ingest/read-body';
 import { admissionLimits, DEFAULT_MAX_WAIT_MS } from '../ingest/admission';
 import type { AdmissionLimits } from '../ingest/admission';
+import { DEFAULT_SPOOL_LIMITS } from '../ingest/spool';
+import type { SpoolLimits } from '../ingest/spool';
 import { dashboardDoor } from '../lib/door/dashboard-session';
 import { parseWebhookAllow } from '../lib/alerts/webhook-allow';
 
@@ -42,6 +44,22 @@ const env = z.object({
     .url({ protocol: /^https?$/, error: 'LOOPSCOPE_PUBLIC_URL must be an http:// or https:// URL' })
     .optional(),
   LOOPSCOPE_DERIVE_BACKLOG: z.coerce.number().int().positive().default(1000),
+  LOOPSCOPE_SPOOL_MAX_REQUESTS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_SPOOL_LIMITS.maxRequests),
+  LOOPSCOPE_SPOOL_MAX_MB: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_SPOOL_LIMITS.maxBytes / (1024 * 1024)),
+  LOOPSCOPE_SPOOL_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_SPOOL_LIMITS.maxAgeMs / 1000),
+  LOOPSCOPE_SPOOL_WORKERS: z.coerce.number().int().positive().max(64).optional(),
   LOOPSCOPE_RETENTION_SWEEP_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
   LOOPSCOPE_DASHBOARD_PASSWORD: z
     .string()
@@ -88,6 +106,10 @@ export interface ServerConfig {
   ingest: AdmissionLimits;
   /** Runs waiting to be derived past which ingest answers 429 until derivation catches up. */
   deriveBacklog: number;
+  /** The bound of accepted requests waiting to be stored, past which ingest answers 429. */
+  spool: SpoolLimits;
+  /** Workers expanding the spool into spans (PGlite: 1, one request per transaction). */
+  spoolWorkers: number;
   /** How often this server sweeps runs past their project's retention; null: never. */
   retentionSweepMs: number | null;
   /** Null: the dashboard is open, which it only is on loopback. */
@@ -109,9 +131,11 @@ export function readServerConfig(
     throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
-  // PGlite runs one query at a time; a server has a pool to share. A short queue: a request
-  // that would wait long is better told to come back (429).
-  const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? (e.DATABASE_URL ? 8 : 2);
+  // The work at the door is a decode and one spool insert: on PGlite too, several requests may be
+  // at it (their inserts queue on its thread between the workers' one-request transactions), and
+  // a burst of exporters may wait its turn, bounded by LOOPSCOPE_INGEST_MAX_WAIT_MS. A place
+  // holds its body only once its key is authenticated and admitted (at most the body limit each).
+  const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? 8;
   return {
     port: e.PORT,
     grpcPort:
@@ -125,12 +149,18 @@ export function readServerConfig(
     maxBodyBytes: e.LOOPSCOPE_MAX_BODY_BYTES,
     bodyTimeoutMs: e.LOOPSCOPE_BODY_TIMEOUT_MS,
     bodyMinBytesPerSecond: e.LOOPSCOPE_BODY_MIN_RATE,
-    ingest: admissionLimits(concurrency, e.LOOPSCOPE_INGEST_QUEUE ?? 2 * concurrency, {
+    ingest: admissionLimits(concurrency, e.LOOPSCOPE_INGEST_QUEUE ?? 16 * concurrency, {
       perProject: e.LOOPSCOPE_INGEST_PER_PROJECT,
       perKey: e.LOOPSCOPE_INGEST_PER_KEY,
       maxWaitMs: e.LOOPSCOPE_INGEST_MAX_WAIT_MS,
     }),
     deriveBacklog: e.LOOPSCOPE_DERIVE_BACKLOG,
+    spool: {
+      maxRequests: e.LOOPSCOPE_SPOOL_MAX_REQUESTS,
+      maxBytes: e.LOOPSCOPE_SPOOL_MAX_MB * 1024 * 1024,
+      maxAgeMs: e.LOOPSCOPE_SPOOL_MAX_AGE_SECONDS * 1000,
+    },
+    spoolWorkers: e.LOOPSCOPE_SPOOL_WORKERS ?? (e.DATABASE_URL ? 2 : 1),
     retentionSweepMs:
       e.LOOPSCOPE_RETENTION_SWEEP_MINUTES === 0
         ? null

@@ -4,6 +4,8 @@ import type { Database, DatabaseHandle } from '../db/client';
 import { describeError } from '../db/errors';
 import { authenticateKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
+import { IngestSpool } from '../ingest/spool';
+import type { RunningSpoolWorkers } from './spool-workers';
 import { Deriver } from '../derive/deriver';
 import { giveVerdict } from '../derive/give-verdict';
 import { settleRuns } from '../derive/settle-runs';
@@ -24,6 +26,10 @@ export interface Runtime {
   prices: PriceTable;
   settings: LoopSettings;
   admission: Admission;
+  /** Accepted export requests waiting to be stored (ingest/spool.ts). */
+  spool: IngestSpool;
+  /** Its workers, once the database is ready. */
+  spoolWorkers: RunningSpoolWorkers | null;
   deriver: Deriver;
   /** The key webhook secrets are sealed under (lib/alerts/secret-box.ts). */
   alertKey: Buffer;
@@ -52,6 +58,18 @@ export function getRuntime(): Runtime {
 
 export function createAdmission(config: ServerConfig): Admission {
   return new Admission(config.ingest);
+}
+
+export function createSpool(config: ServerConfig): IngestSpool {
+  return new IngestSpool(requireDatabase, config.spool);
+}
+
+/** Requests waiting in the spool as this process last counted them; 0 before it is ready. */
+export function spoolBacklogNow(): number {
+  const runtime = (globalThis as Holder)[KEY];
+  if (!runtime || runtime.status !== 'ready') return 0;
+  const { requests, stuck } = runtime.spool.backlog;
+  return Math.max(0, requests - stuck);
 }
 
 export function deriveContext(runtime: Runtime): DeriveContext {
@@ -100,10 +118,13 @@ export function createAlertSender(
 }
 
 /**
- * Derives what a read is about to read (the project's marked runs, or one run), so every answer
- * includes every span committed before it.
+ * Stores the project's spooled requests and derives what a read is about to read (the project's
+ * marked runs, or one run), so every answer includes every span acknowledged before it.
  */
 export async function settle(projectId: string, runId?: string): Promise<void> {
+  // The project's spooled requests first, when few wait; when many do, the read answers from
+  // what is stored and the dashboard says how far behind (health's `spool`).
+  await getRuntime().spoolWorkers?.workers.catchUp(projectId, { db: requireDatabase() });
   await settleRuns(requireDatabase(), deriveContext(getRuntime()), projectId, { runId });
 }
 
@@ -132,7 +153,6 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
   return {
     database: requireDatabase,
     authenticate: (key) => authenticateKey(requireDatabase(), key),
-    afterCommit: () => runtime.deriver.kick(),
     // A project's own backlog holds back only its own ingest; the whole server's, everyone's.
     overloaded: (projectId) => {
       const { deriver, config } = runtime;
@@ -143,6 +163,7 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
       return null;
     },
     admission: runtime.admission,
+    spool: runtime.spool,
     body: {
       maxBytes: runtime.config.maxBodyBytes,
       timeoutMs: runtime.config.bodyTimeoutMs,

@@ -114,9 +114,11 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     runtime.alertSender.stop();
     server.close();
     server.closeAllConnections();
-    const closing = (grpc?.close() ?? Promise.resolve()).then(
-      () => runtime.handle?.close() ?? Promise.resolve(),
-    );
+    // Calls in flight are answered (their requests spooled), the transaction a worker holds
+    // commits or rolls back; what is left in the spool waits for the next start.
+    const closing = (grpc?.close() ?? Promise.resolve())
+      .then(() => runtime.spoolWorkers?.stop())
+      .then(() => runtime.handle?.close() ?? Promise.resolve());
     closing.catch(() => {}).finally(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));

@@ -10,6 +10,7 @@ import { row, targetRow } from '../shared/report';
 import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
 import { startBuiltServer, startInProcessServer } from '../shared/server';
 import type { BenchServer } from '../shared/server';
+import { spoolEmpty } from '../shared/spool';
 import { capturePayloads, decodePayloads } from './capture';
 import { measureCopy, measureWriteStage } from './limits';
 import { startLoadGenerator } from './load-driver';
@@ -195,10 +196,12 @@ async function driveLevel(
 }
 
 /**
- * From the last answer until no run is left to derive: counted in `dirty_runs` where this process
+ * From the last answer until the spool is empty and no run is left to derive: counted in `dirty_runs` where this process
  * can look; for a PGlite server process (which holds the folder), until its CPU goes quiet.
  */
 async function deriverLag(server: BenchServer, lastAnswerAt: number): Promise<number> {
+  // Acknowledged is not yet stored: the spool's requests become spans (and marked runs) first.
+  await spoolEmpty(server.url);
   if ((await server.dirtyRuns()) === null) {
     return Math.max(0, (await waitForQuiet(server.pid)) - lastAnswerAt);
   }

@@ -1,6 +1,7 @@
 // Ingest with two server processes on one Postgres database against one: each server driven by
 // a load generator of its own with the lanes the one-server ladder found best, for the same
 // window; the spans both acknowledged in it, summed. What a second process buys on this machine.
+import { spoolEmpty } from '../shared/spool';
 import type { BenchDatabase } from '../shared/databases';
 import { startBuiltServer } from '../shared/server';
 import type { BenchServer } from '../shared/server';
@@ -46,6 +47,8 @@ export async function measureTwoServers(
       ),
     );
     for (const generator of generators) await generator.close();
+    // Both servers' workers share one spool: it is empty once either sees it empty.
+    await spoolEmpty(servers[0]!.url);
     for (const server of servers) await server.stop();
     const [counted] = await servers[0]!.query('select count(*)::int as n from spans');
     return {

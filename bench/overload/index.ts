@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createBenchDatabase } from '../shared/databases';
 import { sampleRss } from '../shared/process-stats';
+import { spoolEmpty } from '../shared/spool';
 import { row, targetRow } from '../shared/report';
 import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
 import { startBuiltServer, startInProcessServer } from '../shared/server';
@@ -91,6 +92,8 @@ async function overload(kind: DatabaseKind, options: BenchOptions): Promise<Over
       const overload = await open(FACTOR * rate, overloadMs, 'overload.txt');
       const peakRssMb = rss.stop().peakMb;
       const healthyAfter = await healthy(server.url);
+      // Spans acknowledged are counted once stored: after the spool has been worked off.
+      await spoolEmpty(server.url);
       log(
         `offered ${Math.round(overload.spansOffered / (overload.windowMs / 1000))} spans/s; HTTP ${JSON.stringify(overload.httpStatuses)}; RSS steady ${Math.round(steadyRssMb)} MB, peak ${Math.round(peakRssMb)} MB`,
       );
@@ -130,11 +133,20 @@ async function overload(kind: DatabaseKind, options: BenchOptions): Promise<Over
 }
 
 /** Without the ingest part's number: a short closed-loop run at the default concurrency. */
-async function probeRate(
+export async function probeRate(
   server: BenchServer,
   run: LoadGenerator['run'],
   options: BenchOptions,
 ): Promise<number> {
+  return (await probe(server, run, options)).rate;
+}
+
+/** The probe's rate and the spans it had acknowledged. */
+export async function probe(
+  server: BenchServer,
+  run: LoadGenerator['run'],
+  options: BenchOptions,
+): Promise<{ rate: number; acked: number }> {
   const result = await run({
     type: 'closed',
     url: server.url,
@@ -145,7 +157,7 @@ async function probeRate(
     warmupMs: sizesFor(options).probeWarmupMs,
     durationMs: sizesFor(options).probeMs,
   });
-  return (result.spansInWindow * 1000) / result.windowMs;
+  return { rate: (result.spansInWindow * 1000) / result.windowMs, acked: result.spansAcked };
 }
 
 async function healthy(url: string): Promise<boolean> {

@@ -122,11 +122,8 @@ export async function startBuiltServer(
 }
 
 export async function startInProcessServer(kind: DatabaseKind): Promise<BenchServer> {
-  // The built server's defaults (config.ts): 8 requests at work on Postgres, 2 on PGlite.
-  const server = await startTestServer(kind, {
-    ingestConcurrency: kind === 'postgres' ? 8 : 2,
-    ingestQueue: 64,
-  });
+  // The built server's defaults (config.ts): 8 requests at work, 16 × that waiting.
+  const server = await startTestServer(kind, { ingestConcurrency: 8, ingestQueue: 128 });
   const query = (text: string) => rawRows(server.database.db, sql.raw(text));
   let closed = false;
   return {

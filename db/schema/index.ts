@@ -12,3 +12,4 @@ export { steps } from './steps';
 export { traceRuns } from './trace-runs';
 export { weeklyRollups } from './weekly-rollups';
 export { patternRollups, runPatterns } from './loop-patterns';
+export { ingestSpool } from './ingest-spool';

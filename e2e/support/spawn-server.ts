@@ -86,3 +86,24 @@ export async function waitForHealth(
 export function freePort(): number {
   return 20_000 + Math.floor(Math.random() * 20_000);
 }
+
+/**
+ * Resolves once the server's spool is empty: every request it answered 200 has its spans stored
+ * (a server stopped before that leaves them for its next start).
+ */
+export async function spoolDrained(url: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${url}/api/health`);
+      const body = (await response.json()) as { spool?: { requests: number } };
+      if (response.status === 200 && body.spool?.requests === 0) return;
+      last = JSON.stringify(body);
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the spool did not empty in ${timeoutMs} ms (last health: ${last})`);
+}

@@ -19,6 +19,7 @@ import type { LoopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
 import {
   createAdmission,
+  createSpool,
   createAlertSender,
   createDeriver,
   deriveContext,
@@ -30,6 +31,7 @@ import { newAlertKey } from '../../lib/alerts/secret-box';
 import { isOtlpExport, serveOtlpExport } from '../../server/ingest-fast-path';
 import { settleRuns } from '../../derive/settle-runs';
 import type { Runtime } from '../../server/runtime';
+import { startSpoolWorkers } from '../../server/spool-workers';
 import { PriceTable } from '../../trajectory/pricing';
 import type { ModelPrice } from '../../trajectory/pricing';
 
@@ -83,8 +85,13 @@ export interface TestServer {
   projectId: string;
   database: DatabaseHandle;
   runtime: Runtime;
-  /** Derives the project's marked runs now, for tests that read the database directly. */
+  /**
+   * Stores every spooled request and derives the project's marked runs now, for tests that read
+   * the database directly.
+   */
   settle(projectId?: string): Promise<void>;
+  /** Resolves once every request answered 200 has its spans stored (the spool is empty). */
+  stored(): Promise<void>;
   /** Another project with its own key, for isolation checks. */
   newProject(name: string): Promise<{ projectId: string; key: string }>;
   close(): Promise<void>;
@@ -155,6 +162,8 @@ export async function startTestServer(
     prices: new PriceTable(TEST_PRICES),
     settings: options.settings ?? loopSettings(),
     admission: createAdmission(config),
+    spool: createSpool(config),
+    spoolWorkers: null,
     deriver: createDeriver(() => runtime),
     alertKey,
     alertSender: createAlertSender(() => runtime, alertKey, config.alerts),
@@ -163,6 +172,7 @@ export async function startTestServer(
   };
   setRuntime(runtime);
   runtime.deriver.start(200);
+  runtime.spoolWorkers = await startSpoolWorkers(runtime, database);
   runtime.alertSender.start(100);
   const newProject = async (name: string) => {
     const projectId = await ensureProject(database.db, name);
@@ -170,8 +180,10 @@ export async function startTestServer(
     return { projectId, key };
   };
   const main = await newProject('default');
-  const settle = (projectId = main.projectId) =>
-    settleRuns(database.db, deriveContext(runtime), projectId, { limit: 100_000 });
+  const settle = async (projectId = main.projectId) => {
+    await runtime.spoolWorkers?.workers.drained();
+    return settleRuns(database.db, deriveContext(runtime), projectId, { limit: 100_000 });
+  };
   const server = createServer((req, res) => {
     dispatch(req, res).catch((error: unknown) => {
       res.writeHead(599).end(String(error));
@@ -190,7 +202,9 @@ export async function startTestServer(
     runtime,
     newProject,
     settle,
+    stored: () => runtime.spoolWorkers?.workers.drained() ?? Promise.resolve(),
     close: async () => {
+      await runtime.spoolWorkers?.stop();
       runtime.deriver.stop();
       runtime.alertSender.stop();
       await runtime.deriver.idle();

@@ -15,8 +15,19 @@ export async function GET(): Promise<Response> {
       );
     }
     await ping(runtime.handle.db);
+    const spool = await runtime.spool.recount(runtime.handle.db);
     return Response.json(
-      { status: 'ready', database: runtime.handle.kind, pendingRuns: runtime.deriver.backlog },
+      {
+        status: 'ready',
+        database: runtime.handle.kind,
+        pendingRuns: runtime.deriver.backlog,
+        spool: {
+          requests: spool.requests,
+          bytes: spool.bytes,
+          oldestAgeSeconds: Math.round(spool.oldestAgeMs / 100) / 10,
+          stuck: spool.stuck,
+        },
+      },
       { headers },
     );
   } catch {

@@ -1,0 +1,204 @@
+// Part 6, burst: the built server offered about 2.5 × its sustainable rate for 20 s by real OTLP
+// exporters (16 of them, each retrying 429/503 after Retry-After as the SDK does). The spool takes
+// the burst in and its workers work it off: what share was acknowledged, how many spans were
+// lost (emitted and never stored: exports the exporters gave up on), and how long after the
+// burst until every span is stored and visible.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createBenchDatabase } from '../shared/databases';
+import { sampleRss } from '../shared/process-stats';
+import { row, targetRow } from '../shared/report';
+import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
+import { startBuiltServer, startInProcessServer } from '../shared/server';
+import { spoolEmpty } from '../shared/spool';
+import { BATCH_SIZE, STEPS_PER_RUN } from '../ingest/index';
+import { startLoadGenerator } from '../ingest/load-driver';
+import type { LoadGenerator } from '../ingest/load-driver';
+import type { GeneratorResult } from '../ingest/load-protocol';
+import { probe } from '../overload/index';
+
+const FACTOR = 2.5;
+const EXPORTERS = 16;
+const SIZES = { full: { burstMs: 20_000 }, quick: { burstMs: 1000 } };
+
+interface BurstResult {
+  kind: DatabaseKind;
+  rate: number;
+  rateSource: string;
+  burst: GeneratorResult;
+  peakRssMb: number;
+  /** From the end of the offered burst until the spool was empty (every acknowledged span stored). */
+  visibleAfterMs: number;
+  peakBacklog: number;
+  acked: number;
+  ackedMissing: number;
+  stored: number;
+}
+
+export async function run(options: BenchOptions): Promise<BenchSection> {
+  const results: BurstResult[] = [];
+  for (const kind of options.databases) results.push(await burst(kind, options));
+  return section(results, options);
+}
+
+async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstResult> {
+  const log = (message: string) => options.log(`burst/${kind}: ${message}`);
+  const { burstMs } = options.quick ? SIZES.quick : SIZES.full;
+  const database = await createBenchDatabase(kind, options.postgresUrl);
+  const scratch = mkdtempSync(path.join(tmpdir(), 'loopscope-burst-'));
+  try {
+    const server =
+      options.server === 'built'
+        ? await startBuiltServer(database)
+        : await startInProcessServer(kind);
+    let generator: LoadGenerator | null = null;
+    try {
+      generator = await startLoadGenerator();
+      const run = generator.run.bind(generator);
+      const measured = options.shared.sustainableSpansPerSecond[kind];
+      // Without the ingest part's number: a short closed-loop probe, its rate what was stored
+      // per second until its spool was empty (acknowledged alone would be the door's rate).
+      const probeStart = Date.now();
+      const probed = measured ? null : await probe(server, run, options);
+      const probeStored = await spoolEmpty(server.url);
+      const rate =
+        measured ?? ((probed?.acked ?? 0) * 1000) / Math.max(1, probeStored.at - probeStart);
+      const rateSource = measured ? 'the ingest part' : 'a short probe, acknowledged to stored';
+      // The probe's spans are not the burst's: stored before it starts, and not counted in it.
+      const before = probed?.acked ?? 0;
+      log(`sustainable ${Math.round(rate)} spans/s (from ${rateSource}); offering ${FACTOR}×`);
+
+      const rss = sampleRss(server.pid, 50);
+      let peakBacklog = 0;
+      const watching = watchBacklog(server.url, (n) => (peakBacklog = Math.max(peakBacklog, n)));
+      const startedAt = Date.now();
+      const result = await run({
+        type: 'open',
+        url: server.url,
+        key: server.key,
+        batchSize: BATCH_SIZE,
+        stepsPerRun: STEPS_PER_RUN,
+        spansPerSecond: FACTOR * rate,
+        durationMs: burstMs,
+        exporters: EXPORTERS,
+        ackedIdsFile: path.join(scratch, 'acked.txt'),
+      });
+      const offeredUntil = startedAt + result.windowMs;
+      const empty = await spoolEmpty(server.url);
+      watching.stop();
+      const peakRssMb = rss.stop().peakMb;
+      peakBacklog = Math.max(peakBacklog, empty.peakRequests);
+      const visibleAfterMs = Math.max(0, empty.at - offeredUntil);
+      log(
+        `HTTP ${JSON.stringify(result.httpStatuses)}; peak backlog ${peakBacklog} requests; all stored ${(visibleAfterMs / 1000).toFixed(1)} s after the burst`,
+      );
+      await server.stop();
+
+      const acked = readFileSync(path.join(scratch, 'acked.txt'), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+      const rows = await server.query(`select trace_id || ':' || span_id as id from spans`);
+      const stored = new Set(rows.map((r) => String(r.id)));
+      const ackedMissing = acked.filter((id) => !stored.has(id)).length;
+      return {
+        kind,
+        rate,
+        rateSource,
+        burst: result,
+        peakRssMb,
+        visibleAfterMs,
+        peakBacklog,
+        acked: acked.length,
+        ackedMissing,
+        stored: stored.size - before,
+      };
+    } finally {
+      await generator?.close();
+      await server.stop();
+      await server.close();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    await database.drop();
+  }
+}
+
+function watchBacklog(url: string, seen: (requests: number) => void): { stop(): void } {
+  let stopped = false;
+  void (async () => {
+    while (!stopped) {
+      try {
+        const response = await fetch(`${url}/api/health`);
+        if (response.ok) {
+          const body = (await response.json()) as { spool?: { requests?: number } };
+          if (typeof body.spool?.requests === 'number') seen(body.spool.requests);
+        }
+      } catch {
+        // the next look
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  return { stop: () => (stopped = true) };
+}
+
+function section(results: BurstResult[], options: BenchOptions): BenchSection {
+  const { burstMs } = options.quick ? SIZES.quick : SIZES.full;
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  for (const r of results) {
+    const k = r.kind;
+    const b = r.burst;
+    const offered = b.spansOffered / (b.windowMs / 1000);
+    const lost = Math.max(0, b.spansOffered - r.stored);
+    rows.push(
+      row(`${k}: burst, offered ÷ sustainable (aimed at ${FACTOR}×)`, offered / r.rate, '×'),
+      row(
+        `${k}: burst, acknowledged share (spans answered 200 ÷ offered)`,
+        b.spansOffered > 0 ? r.acked / b.spansOffered : 0,
+        '',
+      ),
+      row(
+        `${k}: burst, goodput while offered ÷ sustainable`,
+        (b.spansInWindow * 1000) / b.windowMs / r.rate,
+        '×',
+      ),
+      {
+        metric: `${k}: burst, spans lost (offered, never stored) / exports failed for good`,
+        value: `${lost} / ${b.exportsFailed}`,
+        unit: '',
+        target: '0 / 0',
+        pass: lost === 0 && b.exportsFailed === 0,
+      },
+      {
+        metric: `${k}: burst, acknowledged spans stored`,
+        value: `${r.acked - r.ackedMissing} / ${r.acked}`,
+        unit: 'spans',
+        target: 'all',
+        pass: r.ackedMissing === 0 && r.acked > 0,
+      },
+      row(`${k}: burst, peak spool backlog`, r.peakBacklog, 'requests'),
+      targetRow(
+        `${k}: burst, all spans stored after the burst ÷ its length`,
+        r.visibleAfterMs / b.windowMs,
+        { atMost: 2 },
+      ),
+      row(`${k}: burst, server RSS peak`, r.peakRssMb, 'MB'),
+      row(`${k}: burst, load generator CPU`, b.cpuCores, 'cores'),
+    );
+    notes.push(
+      `${k}: sustainable ${Math.round(r.rate)} spans/s (from ${r.rateSource}); ${b.spansOffered} spans offered, ${r.acked} acknowledged, ${r.stored} stored; every span stored ${(r.visibleAfterMs / 1000).toFixed(1)} s after the offering ended; HTTP answers ${JSON.stringify(b.httpStatuses)}${
+        Object.keys(b.failures).length > 0
+          ? `; failed exports: ${Object.entries(b.failures)
+              .map(([m, n]) => `${n}× ${m}`)
+              .join('; ')}`
+          : ''
+      }; generator CPU ${b.cpuCores.toFixed(2)} cores (SDK span making ${b.generateCores.toFixed(2)}).`,
+    );
+  }
+  notes.push(
+    `Open loop from a separate process: ${EXPORTERS} OTLP/protobuf exporters (gzip, batches of ${BATCH_SIZE}, timeout 30 s, retrying 429/503 after Retry-After) at ${FACTOR}× the sustainable rate for ${burstMs / 1000} s; "stored after the burst" is from the end of the offering until /api/health reports the spool empty; spans counted in the database after the server stopped.`,
+  );
+  return { title: `Burst (${FACTOR}× the sustainable rate for ${burstMs / 1000} s)`, rows, notes };
+}

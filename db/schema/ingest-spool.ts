@@ -1,0 +1,40 @@
+import {
+  bigserial,
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+// Export requests accepted and not yet expanded into spans: one row per request, its body as it
+// was decoded at the door (decompressed), committed before the 200. Workers
+// (ingest/spool-worker.ts) claim rows with FOR UPDATE SKIP LOCKED and delete each in the
+// transaction that stores its spans, so a crash anywhere loses none and stores none twice.
+export const ingestSpool = pgTable(
+  'ingest_spool',
+  {
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    projectId: uuid('project_id').notNull(),
+    /** 'json' or 'protobuf': how `body` decodes. */
+    format: text('format').notNull(),
+    body: bytea('body').notNull(),
+    bytes: integer('bytes').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Expansions that failed (rolled back); past a limit the row waits for an operator. */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  // project_id leads the key so the table can be distributed by it (docs/scale.md, Citus).
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.id] }),
+    index('ingest_spool_attempts_idx').on(t.attempts, t.id),
+  ],
+);

@@ -1,0 +1,131 @@
+// The spool's SQL: the door's one insert, the workers' claim and delete, and the backlog's size.
+// What a row holds and why: db/schema/ingest-spool.ts.
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { column, queryRows } from '../sql';
+import type { Executor, Transaction } from '../sql';
+
+export type SpoolFormat = 'json' | 'protobuf';
+
+export interface SpooledRequest {
+  id: number;
+  projectId: string;
+  format: SpoolFormat;
+  body: Uint8Array;
+}
+
+export interface SpoolBacklog {
+  /** Requests waiting to be expanded (failed ones included). */
+  requests: number;
+  bytes: number;
+  /** Age of the oldest waiting request, ms; 0 when none waits. */
+  oldestAgeMs: number;
+  /** Requests whose expansion failed `MAX_SPOOL_ATTEMPTS` times and that no worker claims. */
+  stuck: number;
+}
+
+/** Expansions of one request that may fail before it is left for an operator (and health). */
+export const MAX_SPOOL_ATTEMPTS = 5;
+
+/** The door's write: one row, one statement, committed on its own. */
+export async function spoolRequest(
+  db: Executor,
+  projectId: string,
+  format: SpoolFormat,
+  body: Uint8Array,
+): Promise<void> {
+  await db.execute(sql`
+    insert into ingest_spool (project_id, format, body, bytes)
+    values (${projectId}::uuid, ${format}, ${bytesParam(body)}, ${body.byteLength})
+  `);
+}
+
+/**
+ * Takes up to `limit` waiting requests, oldest first, for the rest of `tx`: rows another
+ * transaction holds are skipped (several workers, several servers), never waited for.
+ */
+export async function claimSpooled(
+  tx: Transaction,
+  limit: number,
+  of: { projectId: string } | null = null,
+): Promise<SpooledRequest[]> {
+  // A read catching up on its project waits for the rows a worker holds (FOR UPDATE): once that
+  // worker commits they are gone, so the read then sees their spans.
+  const rows = await queryRows(
+    tx,
+    sql`
+      select id, project_id, format, body from ingest_spool
+      where attempts < ${MAX_SPOOL_ATTEMPTS}
+        ${of ? sql`and project_id = ${of.projectId}::uuid` : sql``}
+      order by id
+      limit ${limit}
+      for update ${of ? sql`` : sql`skip locked`}
+    `,
+    z.object({
+      id: column.number,
+      project_id: column.text,
+      format: z.enum(['json', 'protobuf']),
+      body: z.instanceof(Uint8Array),
+    }),
+  );
+  return rows.map((r) => ({ id: r.id, projectId: r.project_id, format: r.format, body: r.body }));
+}
+
+/** Removes expanded requests, in the transaction that stored their spans. */
+export async function deleteSpooled(tx: Transaction, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(sql`delete from ingest_spool where id = any(${`{${ids.join(',')}}`}::bigint[])`);
+}
+
+/** Counts a failed expansion against a request (after its transaction rolled back). */
+export async function recordSpoolFailure(db: Executor, id: number, error: string): Promise<void> {
+  await db.execute(sql`
+    update ingest_spool set attempts = attempts + 1, last_error = ${error.slice(0, 2000)}
+    where id = ${id}
+  `);
+}
+
+/** Requests of one project waiting (claimable ones). */
+export async function countSpooledOf(db: Executor, projectId: string): Promise<number> {
+  const [row] = await queryRows(
+    db,
+    sql`select count(*) as n from ingest_spool
+      where project_id = ${projectId}::uuid and attempts < ${MAX_SPOOL_ATTEMPTS}`,
+    z.object({ n: column.number }),
+  );
+  return row?.n ?? 0;
+}
+
+export async function readSpoolBacklog(db: Executor): Promise<SpoolBacklog> {
+  // Per project (each within its shard on a distributed Postgres), summed here.
+  const rows = await queryRows(
+    db,
+    sql`
+      select project_id, count(*) as requests, coalesce(sum(bytes), 0) as bytes,
+        coalesce(extract(epoch from (now() - min(received_at))) * 1000, 0) as oldest_ms,
+        count(*) filter (where attempts >= ${MAX_SPOOL_ATTEMPTS}) as stuck
+      from ingest_spool
+      group by project_id
+    `,
+    z.object({
+      project_id: column.text,
+      requests: column.number,
+      bytes: column.number,
+      oldest_ms: column.number,
+      stuck: column.number,
+    }),
+  );
+  const backlog: SpoolBacklog = { requests: 0, bytes: 0, oldestAgeMs: 0, stuck: 0 };
+  for (const row of rows) {
+    backlog.requests += row.requests;
+    backlog.bytes += row.bytes;
+    backlog.stuck += row.stuck;
+    backlog.oldestAgeMs = Math.max(backlog.oldestAgeMs, Math.round(row.oldest_ms));
+  }
+  return backlog;
+}
+
+// postgres.js sends a Buffer as bytea; PGlite takes any Uint8Array.
+function bytesParam(body: Uint8Array): Uint8Array {
+  return Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}

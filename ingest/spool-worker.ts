@@ -1,0 +1,176 @@
+// The spool's workers: each takes the oldest waiting requests no other transaction holds, stores
+// their spans and deletes them in one transaction. A crash before the commit leaves the rows for
+// the next pass (of this process after restart, or of another server on the same database); a
+// crash after it has the spans stored and the rows gone: none lost, none stored twice (spans are
+// idempotent by key besides).
+import type { Database } from '../db/client';
+import { describeError, isDatabaseUnavailable } from '../db/errors';
+import {
+  claimSpooled,
+  countSpooledOf,
+  deleteSpooled,
+  recordSpoolFailure,
+} from '../db/write/ingest-spool';
+import { storeValidSpans, withDeadlockRetry } from './ingest-spans';
+import { decodeOtlpBody } from './read-body';
+import type { IngestSpool } from './spool';
+import { validateSpans } from './validate';
+
+export interface SpoolWorkerOptions {
+  /** The database the workers write through (on Postgres, a pool of their own). */
+  db: () => Database | null;
+  spool: IngestSpool;
+  /** Workers at once. */
+  workers: number;
+  /**
+   * Requests per transaction. On PGlite (one connection) keep it 1: the door's insert waits for
+   * the transaction that is open, so a large one would hold every 200 behind it.
+   */
+  batch: number;
+  /** After a commit (the deriver's cue). */
+  onStored?: () => void;
+  onError?: (message: string) => void;
+}
+
+export class SpoolWorkers {
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private wake: (() => void)[] = [];
+  private passes = 0;
+  private lastReport = { message: '', at: 0 };
+
+  constructor(private readonly options: SpoolWorkerOptions) {}
+
+  start(pollMs = 500): void {
+    if (this.running) return;
+    this.running = true;
+    for (let k = 0; k < this.options.workers; k++) this.loops.push(this.loop());
+    // Rows put by another server, or left by a crash, are found by the poll.
+    this.timer = setInterval(() => this.kick(), pollMs);
+    this.timer.unref();
+  }
+
+  /** Stops taking rows; resolves when the transactions in flight are over. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.kick();
+    await Promise.all(this.loops);
+    this.loops = [];
+  }
+
+  kick(): void {
+    const waiting = this.wake;
+    this.wake = [];
+    for (const resume of waiting) resume();
+  }
+
+  /** Resolves once the spool is empty (as this process counts it) and the workers rest. */
+  async drained(timeoutMs = 60_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const db = this.options.db();
+      const backlog = await this.options.spool.recount(db ?? undefined);
+      if (backlog.requests - backlog.stuck === 0) return;
+      if (Date.now() > until) throw new Error(`the spool still holds ${backlog.requests} requests`);
+      this.kick();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * Stores a project's spooled requests now, when there are at most `upTo` (a read about to
+   * answer includes every acknowledged span); false when more wait, and the read is behind.
+   */
+  async catchUp(
+    projectId: string,
+    options: { db?: Database; upTo?: number } = {},
+  ): Promise<boolean> {
+    // The reader's own database handle: the workers' pool may be busy with their transactions.
+    const db = options.db ?? this.options.db();
+    const upTo = options.upTo ?? 32;
+    if (!db) return false;
+    const waiting = await countSpooledOf(db, projectId);
+    if (waiting === 0) return true;
+    if (waiting > upTo) return false;
+    while ((await this.expand(db, { projectId })) > 0) {
+      // until none of the project's is left
+    }
+    this.options.onStored?.();
+    return true;
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let expanded = 0;
+      try {
+        expanded = await this.pass();
+      } catch (error) {
+        this.report(`expanding spooled requests failed: ${describeError(error)}`);
+      }
+      if (expanded === 0 && this.running) await this.rest();
+    }
+  }
+
+  // While the database is away every pass fails alike: one line per distinct error a minute.
+  private report(message: string): void {
+    const now = Date.now();
+    if (message === this.lastReport.message && now - this.lastReport.at < 60_000) return;
+    this.lastReport = { message, at: now };
+    this.options.onError?.(message);
+  }
+
+  private rest(): Promise<void> {
+    return new Promise((resolve) => this.wake.push(resolve));
+  }
+
+  /** One pass of a worker; returns the requests it expanded. */
+  private async pass(): Promise<number> {
+    const db = this.options.db();
+    if (!db) return 0;
+    // The count the door's bound reads: every few passes, and whenever the spool looks empty.
+    if (this.passes++ % 16 === 0) await this.options.spool.recount(db);
+    const expanded = await this.expand(db, null);
+    if (expanded > 0) this.options.onStored?.();
+    else await this.options.spool.recount(db);
+    return expanded;
+  }
+
+  /** One transaction: claim (a project's rows only, for `catchUp`), store, delete. */
+  private async expand(db: Database, of: { projectId: string } | null): Promise<number> {
+    const at: { id: number | null } = { id: null };
+    const started = Date.now();
+    try {
+      const expanded = await withDeadlockRetry(() =>
+        db.transaction(async (tx) => {
+          const claimed = await claimSpooled(tx, this.options.batch, of);
+          for (const request of claimed) {
+            at.id = request.id;
+            const { spans } = validateSpans(decodeOtlpBody(request.format, request.body));
+            await storeValidSpans(tx, request.projectId, spans);
+          }
+          at.id = null;
+          await deleteSpooled(
+            tx,
+            claimed.map((r) => r.id),
+          );
+          return claimed.length;
+        }),
+      );
+      if (expanded > 0) this.options.spool.noteDrained(expanded, Date.now() - started);
+      return expanded;
+    } catch (error) {
+      const current = at.id;
+      if (isDatabaseUnavailable(error) || current === null) throw error;
+      // This request cannot be stored as it is: counted against it, so it stops blocking the
+      // rest after a few tries and stays for an operator (health reports it as stuck).
+      await recordSpoolFailure(db, current, describeError(error));
+      this.options.onError?.(
+        `a spooled request (${current}) could not be stored: ${describeError(error)}`,
+      );
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,379 @@
+// The spool on both databases: a request put at the door is one row, the workers expand it into
+// exactly the spans the direct path stores, claims never overlap, the bound answers 429, and a
+// backlog left by a stopped server is worked off by the next one.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client';
+import type { DatabaseHandle } from '../db/client';
+import { migrateDatabase } from '../db/migrate';
+import { ensureProject } from '../db/projects';
+import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../db/test-database';
+import type { TestDatabaseKind } from '../db/test-database';
+import {
+  claimSpooled,
+  MAX_SPOOL_ATTEMPTS,
+  readSpoolBacklog,
+  spoolRequest,
+} from '../db/write/ingest-spool';
+import type { SpoolFormat } from '../db/write/ingest-spool';
+import { AppError } from '../lib/app-error';
+import { ingestSpans } from './ingest-spans';
+import { decodeOtlpBody } from './read-body';
+import { IngestSpool } from './spool';
+import type { SpoolLimits } from './spool';
+import { SpoolWorkers } from './spool-worker';
+import { validateSpans } from './validate';
+
+const CAPTURES = path.join(import.meta.dirname, '..', 'conformance', 'captures');
+
+interface CapturedRequest {
+  format: SpoolFormat;
+  body: Uint8Array;
+}
+
+/** Every request of some real framework captures, decoded (inflated) as the door reads them. */
+function capturedRequests(): CapturedRequest[] {
+  const out: CapturedRequest[] = [];
+  for (const scenario of ['mastra/long-interleaved', 'ai-sdk-6/repeat', 'python-langgraph']) {
+    const dirs = readdirSync(path.join(CAPTURES, scenario), { withFileTypes: true }).some((e) =>
+      e.isDirectory(),
+    )
+      ? readdirSync(path.join(CAPTURES, scenario)).map((d) => path.join(scenario, d))
+      : [scenario];
+    for (const dir of dirs) {
+      const capture = JSON.parse(
+        readFileSync(path.join(CAPTURES, dir, 'capture.json'), 'utf8'),
+      ) as {
+        requests: { file: string; contentType: string }[];
+      };
+      for (const request of capture.requests) {
+        const raw = readFileSync(path.join(CAPTURES, dir, request.file));
+        out.push({
+          format: request.contentType.includes('json') ? 'json' : 'protobuf',
+          body: new Uint8Array(request.file.endsWith('.gz') ? gunzipSync(raw) : raw),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+const SPAN_COLUMNS = sql`trace_id, span_id, parent_span_id, name, kind, start_ms, end_ms,
+  status_code, status_message, attributes::text as attributes, events::text as events,
+  resource::text as resource, scope_name, facts::text as facts`;
+
+async function spansOf(handle: DatabaseHandle, projectId: string) {
+  return rawRows(
+    handle.db,
+    sql`select ${SPAN_COLUMNS} from spans where project_id = ${projectId}::uuid
+        order by trace_id, span_id`,
+  );
+}
+
+async function traceRunsOf(handle: DatabaseHandle, projectId: string) {
+  return rawRows(
+    handle.db,
+    sql`select trace_id, run_id from trace_runs where project_id = ${projectId}::uuid
+        order by trace_id`,
+  );
+}
+
+function workersOn(
+  handle: DatabaseHandle,
+  spool: IngestSpool,
+  options: { workers?: number; batch?: number } = {},
+) {
+  return new SpoolWorkers({
+    db: () => handle.db,
+    spool,
+    workers: options.workers ?? 1,
+    batch: options.batch ?? (handle.kind === 'pglite' ? 1 : 4),
+  });
+}
+
+const requests = capturedRequests();
+
+describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase(kind);
+  });
+  afterAll(() => handle?.close());
+
+  it('holds a put request as one row, counted in the backlog, until a worker stores it', async () => {
+    const projectId = await ensureProject(handle.db, 'one-row');
+    const spool = new IngestSpool(() => handle.db);
+    const request = requests[0]!;
+    await spool.put(projectId, request.format, request.body);
+    expect(spool.backlog).toMatchObject({ requests: 1, bytes: request.body.byteLength });
+    const counted = await readSpoolBacklog(handle.db);
+    expect(counted).toMatchObject({ requests: 1, bytes: request.body.byteLength, stuck: 0 });
+    const [row] = await rawRows(handle.db, sql`select project_id, format, body from ingest_spool`);
+    expect(row?.project_id).toBe(projectId);
+    expect(row?.format).toBe(request.format);
+    expect(Buffer.from(row?.body as Uint8Array).equals(Buffer.from(request.body))).toBe(true);
+    expect(await spansOf(handle, projectId)).toEqual([]);
+
+    const workers = workersOn(handle, spool);
+    workers.start(50);
+    await workers.drained();
+    await workers.stop();
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, bytes: 0 });
+    expect((await spansOf(handle, projectId)).length).toBe(
+      validateSpans(decodeOtlpBody(request.format, request.body)).spans.length,
+    );
+  });
+
+  it(`expands real framework captures (${requests.length} requests) into exactly the spans and runs the direct path stores`, async () => {
+    const direct = await ensureProject(handle.db, 'direct');
+    const spooled = await ensureProject(handle.db, 'spooled');
+    for (const request of requests) {
+      await ingestSpans(
+        handle.db,
+        direct,
+        validateSpans(decodeOtlpBody(request.format, request.body)).spans,
+      );
+    }
+    const spool = new IngestSpool(() => handle.db);
+    for (const request of requests) await spool.put(spooled, request.format, request.body);
+    const workers = workersOn(handle, spool, { workers: 2 });
+    workers.start(50);
+    await workers.drained();
+    await workers.stop();
+
+    const stored = await spansOf(handle, spooled);
+    expect(stored.length).toBeGreaterThan(100);
+    expect(stored).toEqual(await spansOf(handle, direct));
+    expect(await traceRunsOf(handle, spooled)).toEqual(await traceRunsOf(handle, direct));
+  });
+
+  it('answers 429 with Retry-After only once the bound is reached: requests, bytes, age', async () => {
+    const projectId = await ensureProject(handle.db, 'bounded');
+    let now = 1_000_000;
+    const limits: SpoolLimits = { maxRequests: 3, maxBytes: 1_000_000, maxAgeMs: 60_000 };
+    const spool = new IngestSpool(
+      () => handle.db,
+      limits,
+      () => now,
+    );
+    await spool.recount();
+    const body = new Uint8Array(400_000);
+    await spool.put(projectId, 'protobuf', body);
+    await spool.put(projectId, 'protobuf', body);
+    // Two wait: a third of 400 kB would pass 1 MB.
+    const bytes = refusal(() => spool.checkRoom(body.byteLength));
+    expect(bytes.status).toBe(429);
+    expect(bytes.message).toMatch(/800000 bytes of requests wait to be stored; retry after \d+ s/);
+    expect(bytes.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    await spool.put(projectId, 'protobuf', new Uint8Array(10));
+    const count = refusal(() => spool.checkRoom(10));
+    expect(count.message).toMatch(/^3 requests wait to be stored/);
+    await expect(spool.put(projectId, 'protobuf', new Uint8Array(10))).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 3 });
+
+    await handle.db.execute(sql`delete from ingest_spool where project_id = ${projectId}::uuid`);
+    const aged = new IngestSpool(
+      () => handle.db,
+      { ...limits, maxRequests: 100 },
+      () => now,
+    );
+    await aged.put(projectId, 'protobuf', new Uint8Array(10));
+    await aged.recount();
+    aged.checkRoom(10);
+    now += 61_000;
+    expect(refusal(() => aged.checkRoom(10)).message).toMatch(
+      /^the oldest request waiting to be stored arrived 61 s ago/,
+    );
+    await handle.db.execute(sql`delete from ingest_spool where project_id = ${projectId}::uuid`);
+  });
+
+  it('lets a read store its project’s waiting requests when few wait, and not when many do', async () => {
+    const projectId = await ensureProject(handle.db, 'catch-up');
+    const spool = new IngestSpool(() => handle.db);
+    // Workers that never started: only the read's catch-up stores anything here.
+    const workers = workersOn(handle, spool);
+    const few = requests.slice(0, 3);
+    for (const request of few) await spool.put(projectId, request.format, request.body);
+    expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(true);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
+    const stored = (await spansOf(handle, projectId)).length;
+    expect(stored).toBeGreaterThan(0);
+
+    for (const request of requests.slice(0, 4)) {
+      await spool.put(projectId, request.format, request.body);
+    }
+    expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(false);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 4 });
+    await handle.db.execute(sql`delete from ingest_spool`);
+  });
+
+  it('leaves a request it cannot store after a few tries (stuck), and stores the ones after it', async () => {
+    const projectId = await ensureProject(handle.db, 'poison');
+    const spool = new IngestSpool(() => handle.db);
+    // Not OTLP at all: the door would have refused it, so only a damaged row looks like this.
+    await spoolRequest(handle.db, projectId, 'protobuf', new Uint8Array([0xff, 0xff, 0xff]));
+    const good = requests[1]!;
+    await spool.put(projectId, good.format, good.body);
+    const errors: string[] = [];
+    const workers = new SpoolWorkers({
+      db: () => handle.db,
+      spool,
+      workers: 1,
+      batch: 1,
+      onError: (message) => errors.push(message),
+    });
+    workers.start(20);
+    await workers.drained();
+    await workers.stop();
+    expect(errors).toHaveLength(MAX_SPOOL_ATTEMPTS);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 1, stuck: 1 });
+    const [stuck] = await rawRows(handle.db, sql`select attempts, last_error from ingest_spool`);
+    expect(stuck?.attempts).toBe(MAX_SPOOL_ATTEMPTS);
+    expect(String(stuck?.last_error)).not.toBe('');
+    expect((await spansOf(handle, projectId)).length).toBeGreaterThan(0);
+    await handle.db.execute(sql`delete from ingest_spool`);
+  });
+});
+
+describe('several workers and servers on one Postgres', () => {
+  let first: DatabaseHandle;
+  let second: DatabaseHandle;
+  beforeAll(async () => {
+    first = await createTestDatabase('postgres');
+    second = await openDatabase({ databaseUrl: first.url, maxConnections: 4 });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('never claim one request twice: concurrent claims are disjoint', async () => {
+    const projectId = await ensureProject(first.db, 'claims');
+    for (let k = 0; k < 10; k++) {
+      await spoolRequest(first.db, projectId, 'protobuf', new Uint8Array([k]));
+    }
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let firstIds: number[] = [];
+    let gotFirst!: () => void;
+    const firstClaimed = new Promise<void>((resolve) => (gotFirst = resolve));
+    const holding = first.db.transaction(async (tx) => {
+      firstIds = (await claimSpooled(tx, 4)).map((r) => r.id);
+      gotFirst();
+      await held;
+    });
+    await firstClaimed;
+    const secondIds = await second.db.transaction(async (tx) =>
+      (await claimSpooled(tx, 100)).map((r) => r.id),
+    );
+    release();
+    await holding;
+    expect(firstIds).toHaveLength(4);
+    expect(secondIds).toHaveLength(6);
+    expect(secondIds.filter((id) => firstIds.includes(id))).toEqual([]);
+    await first.db.execute(sql`delete from ingest_spool`);
+  });
+
+  it('two servers’ workers share one backlog and expand each request exactly once', async () => {
+    const projectId = await ensureProject(first.db, 'shared');
+    const door = new IngestSpool(() => first.db);
+    const copies = 4;
+    for (let c = 0; c < copies; c++) {
+      for (const request of requests) await door.put(projectId, request.format, request.body);
+    }
+    const expanded = [0, 0];
+    const servers = [first, second].map((handle, k) => {
+      const spool = new IngestSpool(() => handle.db);
+      const note = spool.noteDrained.bind(spool);
+      spool.noteDrained = (n, ms) => {
+        expanded[k]! += n;
+        note(n, ms);
+      };
+      return workersOn(handle, spool, { workers: 2, batch: 4 });
+    });
+    for (const workers of servers) workers.start(20);
+    await servers[0]!.drained();
+    await Promise.all(servers.map((w) => w.stop()));
+    expect(expanded[0]! + expanded[1]!).toBe(copies * requests.length);
+    expect(expanded[0]).toBeGreaterThan(0);
+    expect(expanded[1]).toBeGreaterThan(0);
+    const [dupes] = await rawRows(
+      first.db,
+      sql`select count(*)::int as n, count(distinct (trace_id, span_id))::int as d from spans
+          where project_id = ${projectId}::uuid`,
+    );
+    expect(dupes?.n).toBe(dupes?.d);
+  });
+});
+
+describe.each(TEST_DATABASE_KINDS)('a backlog across a restart on %s', (kind) => {
+  it('is worked off by the next start: every spooled request stored once', async () => {
+    const { open, close } = await restartable(kind);
+    let handle = await open();
+    const projectId = await ensureProject(handle.db, 'restart');
+    const door = new IngestSpool(() => handle.db);
+    for (const request of requests) await door.put(projectId, request.format, request.body);
+    const expected = new Set<string>();
+    for (const request of requests) {
+      for (const span of validateSpans(decodeOtlpBody(request.format, request.body)).spans) {
+        expected.add(`${span.traceId}:${span.spanId}`);
+      }
+    }
+    await handle.close();
+
+    handle = await open();
+    try {
+      expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: requests.length });
+      const current = handle;
+      const workers = workersOn(current, new IngestSpool(() => current.db));
+      workers.start(20);
+      await workers.drained();
+      await workers.stop();
+      const stored = await rawRows(
+        handle.db,
+        sql`select trace_id || ':' || span_id as id from spans where project_id = ${projectId}::uuid`,
+      );
+      expect(stored.length).toBe(expected.size);
+      expect(new Set(stored.map((r) => String(r.id)))).toEqual(expected);
+    } finally {
+      await handle.close();
+      await close();
+    }
+  });
+});
+
+function refusal(act: () => void): AppError {
+  try {
+    act();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** A database that survives its handle being closed: a PGlite folder, or a Postgres database. */
+async function restartable(kind: TestDatabaseKind) {
+  if (kind === 'pglite') {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'loopscope-spool-')), 'data');
+    return {
+      open: async () => {
+        const handle = await openDatabase({ dataDir });
+        await migrateDatabase(handle);
+        return handle;
+      },
+      close: async () => {},
+    };
+  }
+  const keeper = await createTestDatabase('postgres');
+  return {
+    open: () => openDatabase({ databaseUrl: keeper.url, maxConnections: 2 }),
+    close: () => keeper.close(),
+  };
+}

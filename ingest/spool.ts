@@ -1,0 +1,126 @@
+// The door's side of the spool: an accepted export request becomes one row (db/write/ingest-spool.ts)
+// committed before the 200, and the spool's bound (requests, bytes, the oldest one's age) is the
+// only reason to refuse work the door could take. Workers (spool-worker.ts) expand the rows.
+import type { Database } from '../db/client';
+import type { Executor } from '../db/sql';
+import { readSpoolBacklog, spoolRequest } from '../db/write/ingest-spool';
+import type { SpoolBacklog, SpoolFormat } from '../db/write/ingest-spool';
+import { AppError } from '../lib/app-error';
+
+export interface SpoolLimits {
+  /** Requests waiting, at most. */
+  maxRequests: number;
+  /** Their bodies' bytes (decoded, uncompressed), at most. */
+  maxBytes: number;
+  /** The oldest request's age past which nothing more is taken until it is expanded. */
+  maxAgeMs: number;
+}
+
+export const DEFAULT_SPOOL_LIMITS: SpoolLimits = {
+  maxRequests: 20_000,
+  maxBytes: 512 * 1024 * 1024,
+  maxAgeMs: 10 * 60_000,
+};
+
+const MAX_RETRY_AFTER_SECONDS = 30;
+// How fast the measured drain rate follows a change.
+const SMOOTHING = 0.3;
+
+/**
+ * The spool as this process sees it: the backlog as last counted in the database (by any
+ * process's rows) plus what this process has put since, and the measured rate workers drain it.
+ */
+export class IngestSpool {
+  private counted: SpoolBacklog = { requests: 0, bytes: 0, oldestAgeMs: 0, stuck: 0 };
+  private countedAt: number;
+  private putSince = { requests: 0, bytes: 0 };
+  private drainPerSecond: number | null = null;
+  private onPut: () => void = () => {};
+
+  constructor(
+    private readonly db: () => Database,
+    readonly limits: SpoolLimits = DEFAULT_SPOOL_LIMITS,
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    this.countedAt = now();
+  }
+
+  /** Called after each put (the workers' cue). */
+  whenPut(listener: () => void): void {
+    this.onPut = listener;
+  }
+
+  /** The backlog: the last count, plus this process's puts since, the oldest aged meanwhile. */
+  get backlog(): SpoolBacklog {
+    const { requests, bytes, oldestAgeMs, stuck } = this.counted;
+    const total = requests + this.putSince.requests;
+    const aged = requests > 0 ? oldestAgeMs + (this.now() - this.countedAt) : 0;
+    return {
+      requests: total,
+      bytes: bytes + this.putSince.bytes,
+      oldestAgeMs: total === 0 ? 0 : aged,
+      stuck,
+    };
+  }
+
+  /** Counts the spool in the database again (workers do, between passes). */
+  async recount(db: Executor = this.db()): Promise<SpoolBacklog> {
+    const before = this.now();
+    const counted = await readSpoolBacklog(db);
+    this.counted = counted;
+    this.countedAt = before;
+    this.putSince = { requests: 0, bytes: 0 };
+    return counted;
+  }
+
+  /** A worker expanded `requests` requests over `ms` (the rate Retry-After is estimated from). */
+  noteDrained(requests: number, ms: number): void {
+    if (ms <= 0) return;
+    const rate = (requests * 1000) / ms;
+    this.drainPerSecond =
+      this.drainPerSecond === null
+        ? rate
+        : this.drainPerSecond + SMOOTHING * (rate - this.drainPerSecond);
+  }
+
+  /**
+   * 429 with Retry-After when a request of `bytes` would pass the bound; nothing otherwise
+   * (workers being behind is what the spool is for).
+   */
+  checkRoom(bytes: number): void {
+    const { maxRequests, maxBytes, maxAgeMs } = this.limits;
+    const backlog = this.backlog;
+    let why: string | null = null;
+    let over = 0;
+    if (backlog.requests + 1 > maxRequests) {
+      why = `${backlog.requests} requests wait to be stored`;
+      over = backlog.requests + 1 - maxRequests;
+    } else if (backlog.requests > 0 && backlog.bytes + bytes > maxBytes) {
+      why = `${backlog.bytes} bytes of requests wait to be stored`;
+      over = Math.max(
+        1,
+        Math.ceil(((backlog.bytes + bytes - maxBytes) / backlog.bytes) * backlog.requests),
+      );
+    } else if (backlog.oldestAgeMs > maxAgeMs) {
+      why = `the oldest request waiting to be stored arrived ${Math.round(backlog.oldestAgeMs / 1000)} s ago`;
+      over = Math.max(1, Math.ceil(backlog.requests / 10));
+    }
+    if (why === null) return;
+    const seconds = Math.min(
+      MAX_RETRY_AFTER_SECONDS,
+      Math.max(1, Math.ceil(over / Math.max(1, this.drainPerSecond ?? 1))),
+    );
+    throw new AppError('rate_limited', `${why}; retry after ${seconds} s`, {
+      retryAfterSeconds: seconds,
+    });
+  }
+
+  /** Commits one request's decoded body; returning means it is durable. */
+  async put(projectId: string, format: SpoolFormat, body: Uint8Array): Promise<void> {
+    this.checkRoom(body.byteLength);
+    await spoolRequest(this.db(), projectId, format, body);
+    this.putSince.requests++;
+    this.putSince.bytes += body.byteLength;
+    this.onPut();
+  }
+}
