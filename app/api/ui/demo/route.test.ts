@@ -36,10 +36,10 @@ describe('POST /api/ui/demo', () => {
   it('loads the sample runs into the default project, and a second load (even a concurrent one) adds nothing', async () => {
     const [loaded, concurrent] = await Promise.all([load(), load()]);
     expect(concurrent).toEqual(loaded);
-    expect(loaded).toMatchObject({ runs: 75, alreadyLoaded: false });
+    expect(loaded).toMatchObject({ runs: 78, alreadyLoaded: false });
     expect(loaded.spans).toBeGreaterThan(1000);
     const after = await groups();
-    expect(after.reduce((n, g) => n + g.runs, 0)).toBe(75);
+    expect(after.reduce((n, g) => n + g.runs, 0)).toBe(78);
 
     expect(await load()).toEqual({ ...loaded, alreadyLoaded: true });
     expect(await groups()).toEqual(after);
