@@ -1,36 +1,20 @@
-// One step's span for the trajectory view (the page ships no raw attributes): the dashboard's
-// own JSON, scoped to the project the page shows, like the page itself.
-import { z } from 'zod';
+// One step's span for the trajectory view (the page ships no raw attributes), asked on every
+// j/k press: the dashboard's own JSON, scoped to the project the page shows.
 import { stepSpan } from '@/db/read/step-span';
 import { AppError } from '@/lib/app-error';
-import { projectName, runIdProblem } from '@/lib/filters';
 import { respond } from '@/app/http';
-import { dashboardRequestRead, schemaParse } from '@/app/read-door';
+import { readRunJson, stepOrdinal } from '../../../run-json-read';
 
 export const dynamic = 'force-dynamic';
-
-const query = z.object({ project: projectName.optional() });
 
 export async function GET(
   request: Request,
   { params }: { params: Promise<{ runId: string; ordinal: string }> },
 ): Promise<Response> {
   return respond(async () => {
-    const { runId, ordinal: rawOrdinal } = await params;
-    const ordinal = Number(rawOrdinal);
-    if (!Number.isInteger(ordinal) || ordinal < 1) {
-      throw new AppError('bad_request', 'the step position must be a whole number from 1');
-    }
-    const problem = runIdProblem(runId);
-    if (problem) throw new AppError('bad_request', problem);
-    // Called on every j/k press: it settles nothing, the page it serves did.
-    const read = await dashboardRequestRead(request, {
-      parse: schemaParse(query),
-      project: (q: z.infer<typeof query>) => q.project,
-      settle: 'nothing',
-    });
-    if (!read.ok) throw new AppError('bad_request', read.problems.join('; '));
-    const step = await stepSpan(read.db, { projectId: read.project.id, runId, ordinal });
+    const ordinal = await stepOrdinal(params);
+    const { db, projectId, runId } = await readRunJson(request, params);
+    const step = await stepSpan(db, { projectId, runId, ordinal });
     if (!step) throw new AppError('not_found', 'no such step of this run in this project');
     return step;
   });
