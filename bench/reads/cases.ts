@@ -7,6 +7,7 @@ import { exitReasonGroups } from '../../db/read/exit-reason-groups';
 import { listRuns } from '../../db/read/list-runs';
 import { listSteps } from '../../db/read/list-steps';
 import { loopPatterns } from '../../db/read/loop-patterns';
+import { getSession, listSessions } from '../../db/read/sessions';
 import { runFacets } from '../../db/read/run-facets';
 import { trajectorySteps } from '../../db/read/trajectory-steps';
 import { windowTotals } from '../../db/read/window-totals';
@@ -135,6 +136,38 @@ export async function readCases(
         run: (db) => listRuns(db, { ...query, limit: PAGE, cursor }),
       },
     );
+  }
+  // Search (`q`: trigram matches in the runs' search text) and sessions, as the runs list, the
+  // sessions list and a session's page ask for them.
+  for (const [label, q] of [
+    ['a rare goal word', 'task 613'],
+    ['an action every run took', 'read_file'],
+    ['no match', 'no-such-word'],
+  ] as const) {
+    cases.push({
+      name: `runs search, 7 d, ${label}, first page`,
+      run: (db) =>
+        listRuns(db, { ...scope(week), q, sort: 'startedAt', order: 'desc', limit: PAGE }),
+    });
+  }
+  cases.push(
+    { name: 'sessions list, 7 d', run: (db) => listSessions(db, { ...scope(week), limit: PAGE }) },
+    {
+      name: 'sessions list, 30 d',
+      run: (db) => listSessions(db, { ...scope(month), limit: PAGE }),
+    },
+  );
+  const [recent] = await queryRows(
+    db,
+    sql`select session_id from runs where project_id = ${projectId}::uuid
+      and session_id is not null order by started_at desc limit 1`,
+    z.object({ session_id: dbColumn.text }),
+  );
+  if (recent) {
+    cases.push({
+      name: 'a session and its runs',
+      run: (db) => getSession(db, { projectId, sessionId: recent.session_id }),
+    });
   }
   const probe = { projectId, runId: PROBE_RUN_ID };
   cases.push(

@@ -48,6 +48,8 @@ export const RUN_COLUMNS = [
   'first_signal_step',
   'last_received_at',
   'updated_at',
+  'session_id',
+  'search_text',
 ] as const;
 
 export const STEP_COLUMNS = [
@@ -154,6 +156,8 @@ export function runLine(projectId: string, run: GeneratedRun): string {
     run.firstSignalStep,
     iso(lastEnd),
     iso(lastEnd),
+    run.sessionId,
+    run.searchText,
   ];
   return values.map(text).join('\t') + '\n';
 }

@@ -4,6 +4,7 @@
 // Every run is generated from its own seed, so the runs and the steps COPY streams (two passes)
 // agree, and a run's totals (steps, cost, tokens, wasted spend) are the sums of its steps.
 import type { ExitCategory } from '../../trajectory/exit-categories';
+import { runSearchText } from '../../derive/search-text';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -130,6 +131,10 @@ export interface GeneratedRun {
   variant: string | null;
   model: string;
   goal: string;
+  /** Runs of one agent close in start order share a conversation (1 to 5 runs). */
+  sessionId: string;
+  /** What the runs list's `q` searches (derive/search-text.ts). */
+  searchText: string;
   exitCategory: ExitCategory;
   exitReason: string | null;
   verification: 'verified' | 'contradicted' | 'unverified';
@@ -269,6 +274,16 @@ export function generateRun(
     variant,
     model,
     goal: `${agent.name} task ${n % 997}`,
+    sessionId: `${agent.name} conversation ${Math.floor(n / 5)}`,
+    searchText: runSearchText({
+      goal: `${agent.name} task ${n % 997}`,
+      agent: agent.name,
+      variant,
+      actions: [...new Set(steps.map((s) => s.action))],
+      exitReason: category === 'unknown' || running ? null : category,
+      exitDetail: null,
+      spans: [],
+    }),
     exitCategory: category,
     exitReason: category === 'unknown' || running ? null : category,
     verification: verified ? 'verified' : fabricated ? 'contradicted' : 'unverified',
