@@ -25,9 +25,32 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return hasCode(error, UNAVAILABLE_CODES);
+}
+
+// Errors of two transactions meeting (a deadlock, a serialization failure, a lock not free):
+// no fault of the data, gone when the work is done again.
+const CONFLICT_CODES = new Set(['40P01', '40001', '55P03']);
+
+export function isTransientConflict(error: unknown): boolean {
+  return hasCode(error, CONFLICT_CODES);
+}
+
+/** `work` again (a new transaction) when it met another transaction, up to `attempts` times. */
+export async function withConflictRetry<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt >= attempts || !isTransientConflict(error)) throw error;
+    }
+  }
+}
+
+function hasCode(error: unknown, codes: ReadonlySet<string>): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof code === 'string' && codes.has(code)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

@@ -3,7 +3,7 @@
 // derive and replace its summary row, steps and rollup shares. One run that cannot be derived
 // never takes the others down: the batch is tried at once, and if that fails each run alone, the
 // failing ones quarantined (db/write/derive-failures.ts) with their error.
-import { describeError, isDatabaseUnavailable } from '../db/errors';
+import { describeError, isDatabaseUnavailable, isTransientConflict } from '../db/errors';
 import { clearDeriveFailures, recordDeriveFailures } from '../db/write/derive-failures';
 import type { DeriveFailure } from '../db/write/derive-failures';
 import { stillIdle } from '../db/write/idle-runs';
@@ -52,8 +52,11 @@ export async function deriveRuns(
     await clearDeriveFailures(tx, projectId, sorted);
     return { derived: sorted, failed: [] };
   } catch (error) {
-    // An outage is no fault of the runs': let the caller's transaction fail and the marks stay.
-    if (isDatabaseUnavailable(error)) throw error;
+    // An outage, or a transaction met (a deadlock with ingest re-keying a trace, say), is no
+    // fault of the runs': let the caller's transaction fail and the marks stay, to be derived
+    // again, never quarantined (a quarantined run would read as derived from part of its spans
+    // until its backoff ends).
+    if (notTheRuns(error)) throw error;
     if (sorted.length === 1) {
       const failed = [{ runId: sorted[0] as string, error: describeError(error) }];
       await recordFailures(tx, projectId, failed, context);
@@ -68,7 +71,7 @@ export async function deriveRuns(
       await tx.transaction((sp) => deriveAndSave(sp, projectId, [runId], context, options));
       derived.push(runId);
     } catch (error) {
-      if (isDatabaseUnavailable(error)) throw error;
+      if (notTheRuns(error)) throw error;
       failed.push({ runId, error: describeError(error) });
     }
   }
@@ -76,6 +79,8 @@ export async function deriveRuns(
   await recordFailures(tx, projectId, failed, context);
   return { derived, failed };
 }
+
+const notTheRuns = (error: unknown) => isDatabaseUnavailable(error) || isTransientConflict(error);
 
 async function recordFailures(
   tx: Transaction,

@@ -2,6 +2,7 @@
 // batches (a run streaming many requests is derived once per batch, not once per request), and
 // a read first settles what it is about to read (settle-runs.ts).
 import type { Database } from '../db/client';
+import { withConflictRetry } from '../db/errors';
 import { countDirtyRuns } from '../db/write/dirty-runs';
 import { deriveMarkedRuns } from './derive-marked-runs';
 import type { DeriveContext } from './derive-runs';
@@ -48,7 +49,10 @@ export class Deriver extends RepeatingPass {
     try {
       do {
         this.waiting = await countDirtyRuns(db);
-      } while (this.backlog > 0 && (await deriveMarkedRuns(db, this.context())) > 0);
+      } while (
+        this.backlog > 0 &&
+        (await withConflictRetry(() => deriveMarkedRuns(db, this.context()))) > 0
+      );
     } catch (error) {
       this.onError(error);
     }

@@ -6,6 +6,7 @@ import { removeVerdict, saveVerdict } from '../db/write/run-verdicts';
 import type { GivenVerdict } from '../db/write/run-verdicts';
 import { deriveRuns } from './derive-runs';
 import type { DeriveContext } from './derive-runs';
+import { withConflictRetry } from '../db/errors';
 
 export async function giveVerdict(
   db: Database,
@@ -14,9 +15,11 @@ export async function giveVerdict(
   runId: string,
   given: GivenVerdict | null,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (given) await saveVerdict(tx, projectId, runId, given);
-    else await removeVerdict(tx, projectId, runId);
-    await deriveRuns(tx, projectId, [runId], context);
-  });
+  await withConflictRetry(() =>
+    db.transaction(async (tx) => {
+      if (given) await saveVerdict(tx, projectId, runId, given);
+      else await removeVerdict(tx, projectId, runId);
+      await deriveRuns(tx, projectId, [runId], context);
+    }),
+  );
 }

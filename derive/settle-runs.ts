@@ -1,4 +1,5 @@
 import type { Database } from '../db/client';
+import { withConflictRetry } from '../db/errors';
 import { claimProjectRuns } from '../db/write/dirty-runs';
 import { deriveRuns } from './derive-runs';
 import type { DeriveContext } from './derive-runs';
@@ -15,11 +16,14 @@ export async function settleRuns(
   projectId: string,
   options: { runId?: string; limit?: number } = {},
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    const runIds = await claimProjectRuns(tx, projectId, {
-      runId: options.runId,
-      limit: options.limit ?? 500,
-    });
-    if (runIds.length > 0) await deriveRuns(tx, projectId, runIds, context);
-  });
+  // A derivation that met another transaction (the deriver, ingest) is done again, marks intact.
+  await withConflictRetry(() =>
+    db.transaction(async (tx) => {
+      const runIds = await claimProjectRuns(tx, projectId, {
+        runId: options.runId,
+        limit: options.limit ?? 500,
+      });
+      if (runIds.length > 0) await deriveRuns(tx, projectId, runIds, context);
+    }),
+  );
 }

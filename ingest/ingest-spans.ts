@@ -7,6 +7,7 @@ import type { SpanRow } from '../db/write/store-spans';
 import type { Database } from '../db/client';
 import type { Transaction } from '../db/sql';
 import { markRunsDirty } from '../db/write/dirty-runs';
+import { withConflictRetry } from '../db/errors';
 import { extractSpanFacts } from './span-facts';
 import type { ValidSpan } from './validate';
 
@@ -21,7 +22,7 @@ export async function ingestSpans(
   spans: readonly ValidSpan[],
 ): Promise<IngestResult> {
   if (spans.length === 0) return { storedSpans: 0, runIds: [] };
-  const runIds = await withDeadlockRetry(() =>
+  const runIds = await withConflictRetry(() =>
     db.transaction((tx) => storeValidSpans(tx, projectId, spans)),
   );
   return { storedSpans: spans.length, runIds };
@@ -93,19 +94,4 @@ function dedupe(sorted: SpanRow[]): SpanRow[] {
     else if (row.endMs !== null || last.endMs === null) out[out.length - 1] = row;
   }
   return out;
-}
-
-const RETRYABLE = new Set(['40P01', '40001']);
-
-export async function withDeadlockRetry<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      const code =
-        (error as { code?: string; cause?: { code?: string } }).code ??
-        (error as { cause?: { code?: string } }).cause?.code;
-      if (attempt >= attempts || !code || !RETRYABLE.has(code)) throw error;
-    }
-  }
 }

@@ -4,14 +4,14 @@
 // crash after it has the spans stored and the rows gone: none lost, none stored twice (spans are
 // idempotent by key besides).
 import type { Database } from '../db/client';
-import { describeError, isDatabaseUnavailable } from '../db/errors';
+import { describeError, isDatabaseUnavailable, withConflictRetry } from '../db/errors';
 import {
   claimSpooled,
   countSpooledOf,
   deleteSpooled,
   recordSpoolFailure,
 } from '../db/write/ingest-spool';
-import { storeValidSpans, withDeadlockRetry } from './ingest-spans';
+import { storeValidSpans } from './ingest-spans';
 import { decodeOtlpBody } from './read-body';
 import type { IngestSpool } from './spool';
 import { validateSpans } from './validate';
@@ -143,7 +143,7 @@ export class SpoolWorkers {
     const at: { id: number | null } = { id: null };
     const started = Date.now();
     try {
-      const expanded = await withDeadlockRetry(() =>
+      const expanded = await withConflictRetry(() =>
         db.transaction(async (tx) => {
           const claimed = await claimSpooled(tx, this.options.batch, of);
           for (const request of claimed) {
