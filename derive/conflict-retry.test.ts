@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { ensureProject } from '../db/projects';
 import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../db/test-database';
-import { countDirtyRuns } from '../db/write/dirty-runs';
+import { countDirtyRuns, markRunsDirty } from '../db/write/dirty-runs';
 import { ingestSpans } from '../ingest/ingest-spans';
 import { span, TEST_PRICE_TABLE } from '../ingest/test-spans';
 import { loopSettings } from '../lib/settings';
@@ -97,5 +97,37 @@ describe.each(TEST_DATABASE_KINDS)('a derivation that meets another transaction 
     expect(await quarantined()).toEqual([]);
     expect(failures).toEqual([]);
     expect((await countDirtyRuns(handle.db)).get(projectId) ?? 0).toBe(0);
+  });
+});
+
+describe('a mark taken while the spans it stands for are not yet committed (Postgres)', () => {
+  let handle: DatabaseHandle;
+  let projectId: string;
+  beforeAll(async () => {
+    handle = await createTestDatabase('postgres');
+    projectId = await ensureProject(handle.db, 'marks');
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('is left by the deriver until they are, so the run is derived with them', async () => {
+    await ingestSpans(handle.db, projectId, runSpans(trace(3)));
+    let marked!: () => void;
+    const markedNow = new Promise<void>((resolve) => (marked = resolve));
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    // Ingest of more spans of the same run, its transaction open after it marked the run.
+    const ingest = handle.db.transaction(async (tx) => {
+      await markRunsDirty(tx, projectId, [trace(3)]);
+      marked();
+      await committing;
+    });
+    await markedNow;
+    const claimed = await deriveMarkedRuns(handle.db, conflicting(0, []));
+    commit();
+    await ingest;
+    expect(claimed).toBe(0);
+    expect((await countDirtyRuns(handle.db)).get(projectId)).toBe(1);
   });
 });

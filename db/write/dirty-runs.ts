@@ -10,11 +10,15 @@ export async function markRunsDirty(
   runIds: readonly string[],
 ): Promise<void> {
   if (runIds.length === 0) return;
-  // A quarantined run keeps its backoff: new spans do not make it fail again at once.
+  // A run already marked keeps its mark as it is (its place in the queue, a quarantined run's
+  // backoff), but the mark is locked until this transaction ends: a deriver (SKIP LOCKED) leaves
+  // it, a read's settle waits for it, so neither takes the mark while the spans it stands for are
+  // still uncommitted (DO NOTHING takes no lock: a derivation then took the only mark, missed these
+  // spans, and the run stayed derived from part of them).
   await tx.execute(sql`
     insert into dirty_runs (project_id, run_id)
     select ${projectId}::uuid, unnest(${asPgArray([...runIds].sort())}::text[])
-    on conflict do nothing`);
+    on conflict (project_id, run_id) do update set marked_at = dirty_runs.marked_at`);
 }
 
 export interface DirtyRun {
