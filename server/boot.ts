@@ -3,7 +3,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
 import type { DatabaseHandle } from '../db/client';
 import { describeError, isDatabaseUnavailable } from '../db/errors';
@@ -11,6 +10,7 @@ import { migrateDatabase } from '../db/migrate';
 import { countApiKeys, createApiKey, ensureApiKey, ensureProject } from '../db/projects';
 import { retryQuarantinedRuns } from '../db/write/derive-failures';
 import type { Executor } from '../db/sql';
+import { lockStartUpSeeding } from '../db/write/seed-lock';
 import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns } from '../db/write/expire-runs';
 import { endIdleRuns } from '../derive/end-idle-runs';
@@ -31,8 +31,6 @@ import {
 import type { Runtime } from './runtime';
 
 export const DEFAULT_PROJECT = 'default';
-/** The advisory lock key of start-up's seeding (any constant no other lock uses). */
-const BOOT_LOCK = sql`hashtextextended('loopscope:boot', 0)`;
 
 export function createRuntime(config: ServerConfig, log: (message: string) => void): Runtime {
   const prices = readPriceFile(config.pricesFile);
@@ -72,7 +70,7 @@ export async function connectDatabase(
       // Servers that start together on one database take turns: one seeds prices and keys, the
       // others then find them (a unique key inserted twice at once would stop the second).
       const firstKey = await handle.db.transaction(async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(${BOOT_LOCK})`);
+        await lockStartUpSeeding(tx);
         await syncPrices(tx, prices);
         return bootstrapKeys(tx, config, runtime.log);
       });
