@@ -16,8 +16,12 @@ export const MIGRATIONS_FOLDER = path.join(
 // Any number of servers may start at once against one Postgres: one migrates, the others wait.
 const MIGRATION_LOCK = 7_164_529_301;
 
-export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
-  const config = { migrationsFolder: MIGRATIONS_FOLDER };
+/** Applies every migration not yet applied; `folder` only for tests of an upgrade. */
+export async function migrateDatabase(
+  handle: DatabaseHandle,
+  folder = MIGRATIONS_FOLDER,
+): Promise<void> {
+  const config = { migrationsFolder: folder };
   if (handle.kind === 'pglite') {
     await migratePglite(handle.db as unknown as PgliteDatabase, config);
     return;

@@ -15,10 +15,14 @@ export type TestDatabaseKind = (typeof TEST_DATABASE_KINDS)[number];
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export async function createTestDatabase(kind: TestDatabaseKind): Promise<DatabaseHandle> {
+/** `migrationsFolder` gives a database as an older version left it (tests of an upgrade). */
+export async function createTestDatabase(
+  kind: TestDatabaseKind,
+  migrationsFolder?: string,
+): Promise<DatabaseHandle> {
   if (kind === 'pglite') {
     const handle = await openDatabase({});
-    await migrateDatabase(handle);
+    await migrateDatabase(handle, migrationsFolder);
     return handle;
   }
   const name = `loopscope_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -28,7 +32,7 @@ export async function createTestDatabase(kind: TestDatabaseKind): Promise<Databa
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
   const handle = await openDatabase({ databaseUrl: url.toString(), maxConnections: 5 });
-  await migrateDatabase(handle);
+  await migrateDatabase(handle, migrationsFolder);
   return {
     ...handle,
     close: async () => {

@@ -13,6 +13,7 @@ import type { Executor } from '../db/sql';
 import { lockStartUpSeeding } from '../db/write/seed-lock';
 import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns } from '../db/write/expire-runs';
+import { keepTimePartitions } from '../db/write/time-partitions';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
 import { newAlertKey, parseAlertKey } from '../lib/alerts/secret-box';
@@ -66,6 +67,18 @@ export async function connectDatabase(
     try {
       handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       await migrateDatabase(handle);
+      // The weeks' partitions exist before the first span arrives (after an upgrade this also
+      // moves the retention window's rows out of DEFAULT, once). Should it fail (another
+      // server's long transaction holding a lock), rows wait in DEFAULT for the hourly upkeep.
+      await keepTimePartitions(handle.db).then(
+        ({ moved }) => {
+          if (moved > 0) runtime.log(`Moved ${moved} row(s) into weekly partitions`);
+        },
+        (error: unknown) => {
+          if (isDatabaseUnavailable(error)) throw error;
+          runtime.log(`Partition upkeep failed, retried hourly: ${describeError(error)}`);
+        },
+      );
       const prices = readPriceFile(config.pricesFile);
       // Servers that start together on one database take turns: one seeds prices and keys, the
       // others then find them (a unique key inserted twice at once would stop the second).
@@ -161,6 +174,21 @@ export function startIdleSweeper(runtime: Runtime, everyMs = 60_000): NodeJS.Tim
   return timer;
 }
 
+/** Every hour, the weeks ahead (and a longer retention's weeks back) get their partitions. */
+export function startPartitionUpkeep(runtime: Runtime, everyMs = 3_600_000): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    const handle = runtime.handle;
+    if (runtime.status !== 'ready' || !handle) return;
+    keepTimePartitions(handle.db)
+      .then(({ created }) => {
+        if (created.length > 0) runtime.log(`Created partitions ${created.join(', ')}`);
+      })
+      .catch((error: unknown) => runtime.log(`Partition upkeep failed: ${describeError(error)}`));
+  }, everyMs);
+  timer.unref();
+  return timer;
+}
+
 /**
  * Retention: every `everyMs` (and 30 s after start) each project's runs older than its
  * `retentionDays` go. With many servers on one database, one sweeps while the others skip.
@@ -172,9 +200,12 @@ export function startRetentionSweeper(runtime: Runtime, everyMs: number): NodeJS
     if (sweeping || runtime.status !== 'ready' || !handle) return;
     sweeping = true;
     expireRuns(handle.db)
-      .then(({ removed }) => {
+      .then(({ removed, droppedPartitions }) => {
         const total = [...removed.values()].reduce((a, b) => a + b, 0);
         if (total > 0) runtime.log(`Retention removed ${total} run(s) past their project's days`);
+        if (droppedPartitions.length > 0) {
+          runtime.log(`Retention dropped partitions ${droppedPartitions.join(', ')}`);
+        }
       })
       .catch((error: unknown) => runtime.log(`Retention sweep failed: ${describeError(error)}`))
       .finally(() => (sweeping = false));

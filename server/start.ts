@@ -5,7 +5,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import next from 'next';
 import { readServerConfig } from './config';
-import { connectDatabase, createRuntime, startIdleSweeper, startRetentionSweeper } from './boot';
+import {
+  connectDatabase,
+  createRuntime,
+  startIdleSweeper,
+  startPartitionUpkeep,
+  startRetentionSweeper,
+} from './boot';
 import { listenGrpc } from './grpc-server';
 import type { GrpcListener } from './grpc-server';
 import { otlpEndpointDeps } from './runtime';
@@ -101,6 +107,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     log(`OTLP/gRPC on ${config.host}:${grpc.port}`);
   }
   startIdleSweeper(runtime);
+  startPartitionUpkeep(runtime);
   if (config.retentionSweepMs !== null) startRetentionSweeper(runtime, config.retentionSweepMs);
   startWindowAlerts(() => (runtime.status === 'ready' ? (runtime.handle?.db ?? null) : null), log);
 

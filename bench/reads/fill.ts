@@ -21,6 +21,7 @@ import { WEEKLY_ROLLUP } from '../../db/write/weekly-rollups';
 import { generateRuns, planRuns } from './dataset';
 import type { DatasetSpec } from './dataset';
 import { copyTarget, runLine, stepLine } from './copy-rows';
+import { ensureTimePartitions } from '../../db/write/time-partitions';
 
 export type BenchDatabaseKind = 'postgres' | 'pglite';
 
@@ -87,7 +88,7 @@ export interface FillResult {
   seconds: number;
 }
 
-const STEPS_PK = 'steps_project_id_run_id_ordinal_pk';
+const STEPS_PK = 'steps_project_id_run_id_ordinal_start_ms_pk';
 const CHUNK_LINES = 5_000;
 const PGLITE_COPY_LINES = 200_000;
 
@@ -97,6 +98,8 @@ export async function fillDataset(bench: BenchDatabase, spec: DatasetSpec): Prom
   const db = bench.handle.db;
   const projectId = await ensureProject(db, 'bench');
   const counts = planRuns(spec);
+  // The weekly partitions the server would have made for these days (db/write/time-partitions.ts).
+  await ensureTimePartitions(db, { now: new Date(spec.endMs), daysBack: spec.spanDays });
   // Steps without their primary key, which is then built once (a sort) instead of row by row:
   // much faster for 10M rows, and the same index in the end.
   await db.execute(sql.raw(`alter table steps drop constraint ${STEPS_PK}`));
@@ -106,7 +109,7 @@ export async function fillDataset(bench: BenchDatabase, spec: DatasetSpec): Prom
     }
   });
   await maintenance(bench, [
-    `alter table steps add constraint ${STEPS_PK} primary key (project_id, run_id, ordinal)`,
+    `alter table steps add constraint ${STEPS_PK} primary key (project_id, run_id, ordinal, start_ms)`,
   ]);
   let runCount = 0;
   await copyLines(bench, 'runs', function* () {

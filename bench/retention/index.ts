@@ -22,7 +22,7 @@ export async function run(
   const steps = options.retentionSteps ?? (options.quick ? 20_000 : 10_000_000);
   const rows: BenchRow[] = [];
   const notes = [
-    `A project of ${fmtSteps(steps)} steps over ${SPAN_DAYS} days (the reads benchmark's dataset: runs and steps by COPY, rollups rebuilt, VACUUM ANALYZE), its retention set to ${SPAN_DAYS - 7} days and swept once as the server sweeps: the oldest week goes, 500 runs a transaction, with every rollup's share. spans and trace_runs are not filled (the reads dataset has none): their deletes, by key too, are not in these times.`,
+    `A project of ${fmtSteps(steps)} steps over ${SPAN_DAYS} days (the reads benchmark's dataset: runs and steps by COPY, rollups rebuilt, VACUUM ANALYZE), its retention set to ${SPAN_DAYS - 7} days and swept once as the server sweeps: the oldest week goes, 500 runs a transaction, with every rollup's share; steps in weekly partitions that end before the cutoff are not deleted row by row but dropped with their partition at the end of the sweep, the rest by key. spans and trace_runs are not filled (the reads dataset has none): their deletes, by key too, are not in these times.`,
     'Reads timed one after another on another connection of the same pool: before the sweep (after warm-up), then for as long as it runs.',
     ...(options.quick ? ['Quick run: tiny sizes; its times mean nothing.'] : []),
   ];

@@ -12,7 +12,10 @@ import {
 import type { SpanFacts } from '../../trajectory/span-facts';
 
 // Every span received, as sent (attributes, events, resource) plus `facts`: what the conventions
-// read from it, so deriving a run never re-reads raw attributes.
+// read from it, so deriving a run never re-reads raw attributes. Partitioned by week of
+// `start_ms` (migration 0014, db/write/time-partitions.ts), which is why the start is part of the
+// key: a span's start is never before its run's, so a week older than every project's retention
+// holds only expired runs' spans and goes whole.
 export const spans = pgTable(
   'spans',
   {
@@ -35,7 +38,7 @@ export const spans = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.projectId, t.traceId, t.spanId] }),
+    primaryKey({ columns: [t.projectId, t.traceId, t.spanId, t.startMs] }),
     // A step's span tree walks down by parent (db/read/span-tree.ts): without this each level
     // would read every span of the trace, tens of thousands in a long run.
     index('spans_parent_idx').on(t.projectId, t.traceId, t.parentSpanId),

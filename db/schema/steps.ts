@@ -12,6 +12,7 @@ import type { Signal, Verdict } from '../../trajectory/step';
 
 // One row per loop step, rebuilt whenever a span of its run arrives. `ordinal` is the position
 // in the run (the key); `index` is the step number the spans carry, which need not be unique.
+// Partitioned by week of `start_ms`, as spans are (db/write/time-partitions.ts).
 export const steps = pgTable(
   'steps',
   {
@@ -45,5 +46,5 @@ export const steps = pgTable(
     revisitCycle: integer('revisit_cycle'),
     stallSince: integer('stall_since'),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.runId, t.ordinal] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.runId, t.ordinal, t.startMs] })],
 );

@@ -9,6 +9,7 @@ import { asPgArray, column, queryRows } from '../sql';
 import { lockRuns } from './lock-runs';
 import { replaceRunPatterns } from './run-patterns';
 import { saveRuns } from './save-runs';
+import { deleteByKey } from './time-partitions';
 
 /**
  * Deletes the runs inside the caller's transaction; returns the ids of those that existed. Each
@@ -19,6 +20,8 @@ export async function deleteRuns(
   tx: Executor,
   projectId: string,
   runIds: readonly string[],
+  /** Spans and steps starting before this go with the partitions retention is about to drop. */
+  droppedBeforeMs?: number,
 ): Promise<string[]> {
   const sorted = [...new Set(runIds)].sort();
   if (sorted.length === 0) return [];
@@ -37,11 +40,16 @@ export async function deleteRuns(
     z.object({ id: column.text }),
   );
   // Steps, runs and every rollup's share, as a run left without spans is removed.
-  await saveRuns(tx, projectId, [], [], sorted);
+  await saveRuns(tx, projectId, [], [], sorted, droppedBeforeMs);
   await replaceRunPatterns(tx, projectId, sorted, []);
   if (traces.length > 0) {
-    await tx.execute(sql`delete from spans where project_id = ${projectId}::uuid
-      and trace_id = any(${asPgArray(traces.map((t) => t.trace_id))}::text[])`);
+    await deleteByKey(
+      tx,
+      'spans',
+      sql`project_id = ${projectId}::uuid
+        and trace_id = any(${asPgArray(traces.map((t) => t.trace_id))}::text[])`,
+      droppedBeforeMs,
+    );
   }
   await tx.execute(sql`delete from dirty_runs where project_id = ${projectId}::uuid
     and run_id = any(${ids}::text[])`);

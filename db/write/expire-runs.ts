@@ -1,13 +1,17 @@
 // Retention: each project's runs that started more than its `retention_days` ago go, in batches
 // found by the runs' (project_id, started_at) index, so only the expired part of the table is
-// read. One process sweeps at a time: every batch's transaction first takes the retention lock
+// read; weekly partitions of spans and steps older than every project's retention are dropped. One process sweeps at a time: every batch's transaction first takes the retention lock
 // (a transaction-level advisory lock), and a process that cannot get it leaves the sweep to the
 // one that holds it.
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../client';
+import type { Executor } from '../sql';
 import { column, queryRows } from '../sql';
 import { deleteRuns } from './delete-runs';
+import { dropTimePartitionsBefore, weekStartMs } from './time-partitions';
+
+const DAY_MS = 86_400_000;
 
 /** The advisory lock key of the retention sweep (any constant no other lock uses). */
 const RETENTION_LOCK = sql`hashtextextended('loopscope:retention', 0)`;
@@ -17,6 +21,8 @@ export interface ExpireOutcome {
   removed: Map<string, number>;
   /** Another process held the retention lock: this sweep stopped at once. */
   busy: boolean;
+  /** Weekly partitions dropped whole, by name. */
+  droppedPartitions: string[];
 }
 
 export async function expireRuns(
@@ -31,16 +37,17 @@ export async function expireRuns(
     sql`select id, retention_days from projects order by id`,
     z.object({ id: column.text, retention_days: column.number }),
   );
+  // Weeks that end before every project's cutoff hold only expired runs' spans and steps (none
+  // starts before its run): those rows are not deleted one by one but dropped with their
+  // partition once every project is swept. A second of margin covers started_at's rounding.
+  const longest = Math.max(0, ...projects.map((p) => p.retention_days));
+  const droppedBeforeMs =
+    projects.length === 0 ? undefined : weekStartMs(now.getTime() - longest * DAY_MS - 1000);
   for (const project of projects) {
-    const cutoff = new Date(now.getTime() - project.retention_days * 86_400_000);
+    const cutoff = new Date(now.getTime() - project.retention_days * DAY_MS);
     for (;;) {
       const outcome = await db.transaction(async (tx) => {
-        const [lock] = await queryRows(
-          tx,
-          sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK}) as held`,
-          z.object({ held: column.boolean }),
-        );
-        if (!lock?.held) return null;
+        if (!(await holdRetentionLock(tx))) return null;
         const expired = await queryRows(
           tx,
           sql`select id from runs where project_id = ${project.id}::uuid
@@ -52,13 +59,27 @@ export async function expireRuns(
           tx,
           project.id,
           expired.map((r) => r.id),
+          droppedBeforeMs,
         );
         return expired.length;
       });
-      if (outcome === null) return { removed, busy: true };
+      if (outcome === null) return { removed, busy: true, droppedPartitions: [] };
       if (outcome > 0) removed.set(project.id, (removed.get(project.id) ?? 0) + outcome);
       if (outcome < batch) break;
     }
   }
-  return { removed, busy: false };
+  if (droppedBeforeMs === undefined) return { removed, busy: false, droppedPartitions: [] };
+  const dropped = await db.transaction(async (tx) =>
+    (await holdRetentionLock(tx)) ? dropTimePartitionsBefore(tx, droppedBeforeMs) : null,
+  );
+  return { removed, busy: dropped === null, droppedPartitions: dropped ?? [] };
+}
+
+async function holdRetentionLock(tx: Executor): Promise<boolean> {
+  const [lock] = await queryRows(
+    tx,
+    sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK}) as held`,
+    z.object({ held: column.boolean }),
+  );
+  return lock?.held === true;
 }

@@ -5,6 +5,7 @@ import type { runs, steps } from '../schema';
 import { applyDelta, contributionsOf } from './rollup-delta';
 import { RUN_ROLLUP } from './run-rollups';
 import { WEEKLY_ROLLUP } from './weekly-rollups';
+import { deleteByKey } from './time-partitions';
 
 /** Every rollup kept current with the runs, in the order their keys are locked. */
 const ROLLUPS = [WEEKLY_ROLLUP, RUN_ROLLUP];
@@ -36,13 +37,19 @@ export async function saveRuns(
   runs: readonly RunRow[],
   steps: readonly StepRow[],
   emptyRunIds: readonly string[],
+  /** Steps starting before this are left to the weekly partitions retention is about to drop. */
+  stepsDroppedBeforeMs?: number,
 ): Promise<void> {
   const touched = [...runs.map((r) => r.id), ...emptyRunIds];
   if (touched.length === 0) return;
   const before = [];
   for (const rollup of ROLLUPS) before.push(await contributionsOf(tx, rollup, projectId, touched));
-  await tx.execute(sql`delete from steps where project_id = ${projectId}::uuid
-    and run_id = any(${asPgArray(touched)}::text[])`);
+  await deleteByKey(
+    tx,
+    'steps',
+    sql`project_id = ${projectId}::uuid and run_id = any(${asPgArray(touched)}::text[])`,
+    stepsDroppedBeforeMs,
+  );
   if (emptyRunIds.length > 0) {
     await tx.execute(sql`delete from runs where project_id = ${projectId}::uuid
       and id = any(${asPgArray(emptyRunIds)}::text[])`);

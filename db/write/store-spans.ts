@@ -8,7 +8,9 @@ export type SpanRow = Required<Omit<typeof spans.$inferInsert, 'projectId' | 're
 
 /**
  * One statement for the whole batch. A span sent again is stored once; a later copy completes an
- * earlier one (an end time, more attributes, an error status) and never erases what it had.
+ * earlier one (an end time, more attributes, an error status) and never erases what it had. The
+ * start time is part of a span's key (the tables are partitioned by it): a copy with another
+ * start is a second row, which derivation reads as one span (db/write/load-run-spans.ts).
  * Rows must come sorted by (traceId, spanId) so concurrent batches lock rows in one order.
  */
 export async function storeSpans(
@@ -27,11 +29,10 @@ export async function storeSpans(
       "parentSpanId" text, name text, kind smallint, "startMs" float8, "endMs" float8,
       "statusCode" smallint, "statusMessage" text, attributes jsonb, events jsonb, resource jsonb,
       "scopeName" text, facts jsonb)
-    on conflict (project_id, trace_id, span_id) do update set
+    on conflict (project_id, trace_id, span_id, start_ms) do update set
       parent_span_id = coalesce(excluded.parent_span_id, spans.parent_span_id),
       name = excluded.name,
       kind = excluded.kind,
-      start_ms = excluded.start_ms,
       end_ms = coalesce(excluded.end_ms, spans.end_ms),
       status_code = case when excluded.status_code <> 0 then excluded.status_code else spans.status_code end,
       status_message = case when excluded.status_message <> '' then excluded.status_message else spans.status_message end,

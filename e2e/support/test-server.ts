@@ -34,6 +34,7 @@ import type { Runtime } from '../../server/runtime';
 import { startSpoolWorkers } from '../../server/spool-workers';
 import { PriceTable } from '../../trajectory/pricing';
 import type { ModelPrice } from '../../trajectory/pricing';
+import { keepTimePartitions } from '../../db/write/time-partitions';
 
 type Handler = (
   request: Request,
@@ -134,6 +135,8 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const database = options.database ?? (await createTestDatabase(kind));
+  // As the real server does at start (server/boot.ts): this window's weekly partitions.
+  await keepTimePartitions(database.db);
   const defaults = readServerConfig({});
   const config = {
     ...defaults,
