@@ -26,7 +26,9 @@ export abstract class RepeatingPass {
     this.timer = null;
   }
 
+  /** A pass now, or right after the current one; nothing once stopped (or before start). */
   kick(): void {
+    if (!this.timer) return;
     if (this.running) {
       this.again = true;
       return;
