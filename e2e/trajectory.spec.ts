@@ -110,7 +110,11 @@ test('j/k and the arrow keys step through the run; the step stays in the URL', a
   expect(navigations).toEqual([]);
   await page.reload();
   await expect(selected).toHaveAttribute('aria-rowindex', '5');
-  await expect(page.getByRole('complementary', { name: 'Step 4 detail' })).toBeVisible();
+  // The detail's span is fetched by the page's script: once it shows, the keys are listened to
+  // (the server-rendered row and panel are there before that).
+  await expect(page.getByRole('complementary', { name: 'Step 4 detail' })).toContainText(
+    '"attempt": 4',
+  );
   await page.keyboard.press('k');
   await expect(page).toHaveURL(/step=3/);
   await expect(page.getByRole('complementary', { name: 'Step 3 detail' })).toContainText(
