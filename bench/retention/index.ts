@@ -54,6 +54,10 @@ export async function run(
         sql`update projects set retention_days = ${SPAN_DAYS - 7} where id = ${fill.projectId}::uuid`,
       );
       const stepsBefore = await countSteps(bench.handle.db, fill.projectId);
+      const perPartition = await rawRows(
+        db,
+        sql`select tableoid::regclass::text as name, count(*)::bigint as n from steps group by 1`,
+      );
       options.log(`retention ${kind}: ${fill.runs} runs, ${stepsBefore} steps; sweeping`);
       let sweeping = true;
       const started = performance.now();
@@ -63,10 +67,18 @@ export async function run(
       const seconds = (performance.now() - started) / 1000;
       const removedRuns = outcome.removed.get(fill.projectId) ?? 0;
       const removedSteps = stepsBefore - (await countSteps(db, fill.projectId));
+      const dropped = new Set(outcome.droppedPartitions);
+      const droppedSteps = perPartition
+        .filter((p) => dropped.has(String(p.name)))
+        .reduce((sum, p) => sum + Number(p.n), 0);
       rows.push(
         row(
           `${kind}: runs / steps expired (the oldest week of ${fmtSteps(steps)})`,
           `${removedRuns} / ${removedSteps}`,
+        ),
+        row(
+          `${kind}: of those steps, dropped with their weekly partition / deleted by key`,
+          `${droppedSteps} / ${removedSteps - droppedSteps} (${outcome.droppedPartitions.join(', ') || 'no partition'})`,
         ),
         row(`${kind}: time to expire them`, Math.round(seconds * 10) / 10, 's'),
         row(`${kind}: steps expired per second`, Math.round(removedSteps / seconds), 'steps/s'),
