@@ -111,6 +111,11 @@ describe('bench smoke', () => {
     const [runs, steps] = String(expired?.value).split(' / ').map(Number);
     expect(runs).toBeGreaterThan(0);
     expect(steps).toBeGreaterThan(runs!);
+    // The oldest week ends before the cutoff: its steps go with its partition, the rest by key.
+    const split = section!.rows.find((r) => /dropped with their weekly partition/.test(r.metric));
+    const [dropped, byKey] = String(split?.value).split(' (')[0]!.split(' / ').map(Number);
+    expect(dropped).toBeGreaterThan(0);
+    expect(dropped! + byKey!).toBe(steps);
     expect(numeric(section!, /^postgres: time to expire/)).toBeGreaterThan(0);
   });
 

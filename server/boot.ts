@@ -12,7 +12,7 @@ import { retryQuarantinedRuns } from '../db/write/derive-failures';
 import type { Executor } from '../db/sql';
 import { lockStartUpSeeding } from '../db/write/seed-lock';
 import { syncPrices } from '../db/write/sync-prices';
-import { expireRuns } from '../db/write/expire-runs';
+import { expireRuns, retentionBatch } from '../db/write/expire-runs';
 import { keepTimePartitions } from '../db/write/time-partitions';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
@@ -199,7 +199,7 @@ export function startRetentionSweeper(runtime: Runtime, everyMs: number): NodeJS
     const handle = runtime.handle;
     if (sweeping || runtime.status !== 'ready' || !handle) return;
     sweeping = true;
-    expireRuns(handle.db)
+    expireRuns(handle.db, { batch: retentionBatch(handle.kind) })
       .then(({ removed, droppedPartitions }) => {
         const total = [...removed.values()].reduce((a, b) => a + b, 0);
         if (total > 0) runtime.log(`Retention removed ${total} run(s) past their project's days`);

@@ -2,7 +2,7 @@
 // oldest week expired by the retention sweep the server runs (db/write/expire-runs.ts), and
 // reads timed before and while it runs. `npm run bench -- retention` (10M steps; `--quick` tiny).
 import { sql } from 'drizzle-orm';
-import { expireRuns } from '../../db/write/expire-runs';
+import { expireRuns, retentionBatch } from '../../db/write/expire-runs';
 import { rawRows } from '../../db/test-database';
 import { fillDataset, openBenchDatabase } from '../reads/fill';
 import { readCases } from '../reads/cases';
@@ -22,7 +22,7 @@ export async function run(
   const steps = options.retentionSteps ?? (options.quick ? 20_000 : 10_000_000);
   const rows: BenchRow[] = [];
   const notes = [
-    `A project of ${fmtSteps(steps)} steps over ${SPAN_DAYS} days (the reads benchmark's dataset: runs and steps by COPY, rollups rebuilt, VACUUM ANALYZE), its retention set to ${SPAN_DAYS - 7} days and swept once as the server sweeps: the oldest week goes, 500 runs a transaction, with every rollup's share; steps in weekly partitions that end before the cutoff are not deleted row by row but dropped with their partition at the end of the sweep, the rest by key. spans and trace_runs are not filled (the reads dataset has none): their deletes, by key too, are not in these times.`,
+    `A project of ${fmtSteps(steps)} steps over ${SPAN_DAYS} days (the reads benchmark's dataset: runs and steps by COPY, rollups rebuilt, VACUUM ANALYZE), its retention set to ${SPAN_DAYS - 7} days and swept once as the server sweeps: the oldest week goes, 500 runs a transaction on Postgres and 50 on PGlite (whose one engine serves reads between them), with every rollup's share; steps in weekly partitions that end before the cutoff are not deleted row by row but dropped with their partition at the end of the sweep, the rest by key. spans and trace_runs are not filled (the reads dataset has none): their deletes, by key too, are not in these times.`,
     'Reads timed one after another on another connection of the same pool: before the sweep (after warm-up), then for as long as it runs.',
     ...(options.quick ? ['Quick run: tiny sizes; its times mean nothing.'] : []),
   ];
@@ -61,7 +61,10 @@ export async function run(
       options.log(`retention ${kind}: ${fill.runs} runs, ${stepsBefore} steps; sweeping`);
       let sweeping = true;
       const started = performance.now();
-      const sweep = expireRuns(db, { now: new Date(endMs) }).finally(() => (sweeping = false));
+      const sweep = expireRuns(db, {
+        now: new Date(endMs),
+        batch: retentionBatch(bench.handle.kind),
+      }).finally(() => (sweeping = false));
       const during = await readWhile(cases, db, () => sweeping);
       const outcome = await sweep;
       const seconds = (performance.now() - started) / 1000;
