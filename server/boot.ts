@@ -10,7 +10,7 @@ import { migrateDatabase } from '../db/migrate';
 import { countApiKeys, createApiKey, ensureApiKey, ensureProject } from '../db/projects';
 import { retryQuarantinedRuns } from '../db/write/derive-failures';
 import type { Executor } from '../db/sql';
-import { lockStartUpSeeding } from '../db/write/seed-lock';
+import { lockStartUpSeeding } from '../db/write/xact-locks';
 import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns, retentionBatch } from '../db/write/expire-runs';
 import { keepTimePartitions } from '../db/write/time-partitions';

@@ -7,15 +7,15 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database, DatabaseHandle } from '../client';
-import type { Executor } from '../sql';
 import { column, queryRows } from '../sql';
 import { deleteRuns } from './delete-runs';
 import { dropTimePartitionsBefore, weekStartMs } from './time-partitions';
+import { tryNamedXactLock } from './xact-locks';
+
+/** The retention sweep's lock (db/write/xact-locks.ts). */
+const RETENTION_LOCK = 'loopscope:retention';
 
 const DAY_MS = 86_400_000;
-
-/** The advisory lock key of the retention sweep (any constant no other lock uses). */
-const RETENTION_LOCK = sql`hashtextextended('loopscope:retention', 0)`;
 
 export interface ExpireOutcome {
   /** Runs removed, by project id. */
@@ -57,7 +57,7 @@ export async function expireRuns(
     const cutoff = new Date(now.getTime() - project.retention_days * DAY_MS);
     for (;;) {
       const outcome = await db.transaction(async (tx) => {
-        if (!(await holdRetentionLock(tx))) return null;
+        if (!(await tryNamedXactLock(tx, RETENTION_LOCK))) return null;
         const expired = await queryRows(
           tx,
           sql`select id from runs where project_id = ${project.id}::uuid
@@ -80,16 +80,9 @@ export async function expireRuns(
   }
   if (droppedBeforeMs === undefined) return { removed, busy: false, droppedPartitions: [] };
   const dropped = await db.transaction(async (tx) =>
-    (await holdRetentionLock(tx)) ? dropTimePartitionsBefore(tx, droppedBeforeMs) : null,
+    (await tryNamedXactLock(tx, RETENTION_LOCK))
+      ? dropTimePartitionsBefore(tx, droppedBeforeMs)
+      : null,
   );
   return { removed, busy: dropped === null, droppedPartitions: dropped ?? [] };
-}
-
-async function holdRetentionLock(tx: Executor): Promise<boolean> {
-  const [lock] = await queryRows(
-    tx,
-    sql`select pg_try_advisory_xact_lock(${RETENTION_LOCK}) as held`,
-    z.object({ held: column.boolean }),
-  );
-  return lock?.held === true;
 }

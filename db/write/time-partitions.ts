@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Executor } from '../sql';
 import { column, queryRows } from '../sql';
 import { DEFAULT_RETENTION_DAYS } from '../schema/projects';
+import { tryNamedXactLock } from './xact-locks';
 
 export const PARTITIONED_TABLES = ['spans', 'steps'] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
@@ -21,7 +22,7 @@ const MONDAY_MS = 4 * DAY_MS;
 const WEEKS_AHEAD = 2;
 
 /** One upkeep at a time across every server on the database. */
-const PARTITION_LOCK = sql`hashtextextended('loopscope:time-partitions', 0)`;
+const PARTITION_LOCK = 'loopscope:time-partitions';
 
 export function weekStartMs(ms: number): number {
   return Math.floor((ms - MONDAY_MS) / WEEK_MS) * WEEK_MS + MONDAY_MS;
@@ -83,7 +84,7 @@ export async function ensureTimePartitions(
   const outcome: UpkeepOutcome = { created: [], moved: 0, busy: false };
   for (const table of PARTITIONED_TABLES) {
     const done = await db.transaction(async (tx) => {
-      if (!(await tryLock(tx))) return null;
+      if (!(await tryNamedXactLock(tx, PARTITION_LOCK))) return null;
       const have = new Set((await listTimePartitions(tx, table)).map((p) => p.fromMs));
       const missing: number[] = [];
       for (let week = first; week <= last; week += WEEK_MS) if (!have.has(week)) missing.push(week);
@@ -190,13 +191,4 @@ export async function deleteByKey(
   await tx.execute(
     sql`delete from ${sql.raw(`${table}_default`)} where ${where} and start_ms < ${droppedBeforeMs}`,
   );
-}
-
-async function tryLock(tx: Executor): Promise<boolean> {
-  const [lock] = await queryRows(
-    tx,
-    sql`select pg_try_advisory_xact_lock(${PARTITION_LOCK}) as held`,
-    z.object({ held: column.boolean }),
-  );
-  return lock?.held === true;
 }
