@@ -83,8 +83,16 @@ export async function waitForHealth(
   throw new Error(`the server did not become healthy in ${timeoutMs} ms:\n${output()}`);
 }
 
+// Below Linux's ephemeral range (32768 and up), where outgoing sockets (database clients,
+// exporters) take ports: a random port there was once taken before the server could listen.
+const handedOut = new Set<number>();
 export function freePort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /**
