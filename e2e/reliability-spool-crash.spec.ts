@@ -6,9 +6,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import postgres from 'postgres';
 import { openDatabase } from '../db/client';
 import { rawRows } from '../db/test-database';
+import { freshDatabase } from './support/fresh-database';
+import type { FreshDatabase } from './support/fresh-database';
 import { createSender } from './support/otel';
 import type { Sender } from './support/otel';
 import { emitRun, restartLoop } from './support/scenarios';
@@ -16,7 +17,6 @@ import { freePort, spawnServer } from './support/spawn-server';
 import { expect, test } from './support/fixtures';
 
 const KEY = 'lsk_spool-crash-key-0123456789abcdef';
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SENDERS = 6;
 const RUNS_PER_SENDER = 400;
 
@@ -53,6 +53,8 @@ for (const kind of ['pglite', 'postgres'] as const) {
     test.setTimeout(240_000);
     const dir = mkdtempSync(path.join(tmpdir(), 'loopscope-spool-crash-'));
     const config: { dataDir?: string; databaseUrl?: string } = {};
+    // Its own database on the Postgres server, dropped when the test ends however it ends.
+    let database: FreshDatabase | undefined;
     const grpcPort = freePort();
     const env: Record<string, string> = {
       LOOPSCOPE_INIT_API_KEY: KEY,
@@ -62,65 +64,64 @@ for (const kind of ['pglite', 'postgres'] as const) {
       config.dataDir = path.join(dir, 'data');
       env.LOOPSCOPE_DATA_DIR = config.dataDir;
     } else {
-      const name = `loopscope_spool_crash_${process.pid}_${Date.now()}`;
-      const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`create database ${name}`);
-      await admin.end();
-      const url = new URL(ADMIN_URL);
-      url.pathname = `/${name}`;
-      config.databaseUrl = url.toString();
-      env.DATABASE_URL = config.databaseUrl;
+      database = await freshDatabase('postgres', 'spool_crash');
+      config.databaseUrl = database.env.DATABASE_URL;
+      env.DATABASE_URL = config.databaseUrl!;
       env.LOOPSCOPE_DATA_DIR = path.join(dir, 'data');
     }
-    const port = freePort();
-    let server = await spawnServer(env, port);
-    const emitted = new Set<string>();
-    const senders: Sender[] = Array.from({ length: SENDERS }, (_, k) =>
-      createSender({
-        url: k % 2 === 0 ? server.url : `http://127.0.0.1:${grpcPort}`,
-        key: KEY,
-        protocol: k % 2 === 0 ? 'proto' : 'grpc',
-        gzip: true,
-        emitted,
-      }),
-    );
+    try {
+      const port = freePort();
+      let server = await spawnServer(env, port);
+      const emitted = new Set<string>();
+      const senders: Sender[] = Array.from({ length: SENDERS }, (_, k) =>
+        createSender({
+          url: k % 2 === 0 ? server.url : `http://127.0.0.1:${grpcPort}`,
+          key: KEY,
+          protocol: k % 2 === 0 ? 'proto' : 'grpc',
+          gzip: true,
+          emitted,
+        }),
+      );
 
-    // The burst: every sender emits its runs at once, far faster than they can be expanded, and
-    // every export is answered 200 (the spool took it) before the kill.
-    const burst = (round: number) => {
-      for (let r = 0; r < RUNS_PER_SENDER; r++) {
-        senders.forEach((sender, k) =>
-          emitRun(sender.tracer, restartLoop({ runId: `spool-${kind}-${round}-${k}-${r}` })),
-        );
+      // The burst: every sender emits its runs at once, far faster than they can be expanded, and
+      // every export is answered 200 (the spool took it) before the kill.
+      const burst = (round: number) => {
+        for (let r = 0; r < RUNS_PER_SENDER; r++) {
+          senders.forEach((sender, k) =>
+            emitRun(sender.tracer, restartLoop({ runId: `spool-${kind}-${round}-${k}-${r}` })),
+          );
+        }
+      };
+      burst(0);
+      await Promise.all(senders.map((s) => s.flush()));
+      const seen = await spoolHealth(server.url);
+      expect(seen?.requests, 'requests waiting in the spool at the kill').toBeGreaterThan(0);
+      await server.kill('SIGKILL');
+      const left = await storedSpans(config);
+      expect(left.spooled, 'requests still spooled after the kill').toBeGreaterThan(0);
+      expect(left.total, 'spans stored at the kill').toBeLessThan(SENDERS * RUNS_PER_SENDER * 5);
+
+      server = await spawnServer(env, port);
+      // The next burst meets the restarted server while it works off the first.
+      burst(1);
+      await Promise.all(senders.map((s) => s.flush()));
+      await Promise.all(senders.map((s) => s.shutdown()));
+      const drainedBy = Date.now() + 120_000;
+      let health = await spoolHealth(server.url);
+      while (Date.now() < drainedBy && health?.requests !== 0) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        health = await spoolHealth(server.url);
       }
-    };
-    burst(0);
-    await Promise.all(senders.map((s) => s.flush()));
-    const seen = await spoolHealth(server.url);
-    expect(seen?.requests, 'requests waiting in the spool at the kill').toBeGreaterThan(0);
-    await server.kill('SIGKILL');
-    const left = await storedSpans(config);
-    expect(left.spooled, 'requests still spooled after the kill').toBeGreaterThan(0);
-    expect(left.total, 'spans stored at the kill').toBeLessThan(SENDERS * RUNS_PER_SENDER * 5);
+      expect(health).toMatchObject({ requests: 0, stuck: 0 });
+      await server.kill('SIGTERM');
 
-    server = await spawnServer(env, port);
-    // The next burst meets the restarted server while it works off the first.
-    burst(1);
-    await Promise.all(senders.map((s) => s.flush()));
-    await Promise.all(senders.map((s) => s.shutdown()));
-    const drainedBy = Date.now() + 120_000;
-    let health = await spoolHealth(server.url);
-    while (Date.now() < drainedBy && health?.requests !== 0) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      health = await spoolHealth(server.url);
+      const stored = await storedSpans(config);
+      expect(emitted.size).toBe(2 * SENDERS * RUNS_PER_SENDER * 5);
+      expect(stored.total).toBe(stored.ids.size);
+      expect([...emitted].filter((id) => !stored.ids.has(id))).toEqual([]);
+      expect(stored.total).toBe(emitted.size);
+    } finally {
+      await database?.drop();
     }
-    expect(health).toMatchObject({ requests: 0, stuck: 0 });
-    await server.kill('SIGTERM');
-
-    const stored = await storedSpans(config);
-    expect(emitted.size).toBe(2 * SENDERS * RUNS_PER_SENDER * 5);
-    expect(stored.total).toBe(stored.ids.size);
-    expect([...emitted].filter((id) => !stored.ids.has(id))).toEqual([]);
-    expect(stored.total).toBe(emitted.size);
   });
 }
