@@ -19,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './client';
 import { migrateDatabase } from './migrate';
+import { createTestDatabase, rawRows } from './test-database';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(tmpdir(), 'loopscope-lock-'));
@@ -34,6 +35,23 @@ const openFromAnotherProcess = (dataDir: string) =>
      await handle.close();
      console.log('opened');`,
   ]);
+
+describe('a Postgres connection', () => {
+  it('runs without parallel workers, whatever the server is set to', async () => {
+    const handle = await createTestDatabase('postgres');
+    try {
+      const [row] = await rawRows(handle.db, sql`show max_parallel_workers_per_gather`);
+      expect(row).toEqual({ max_parallel_workers_per_gather: '0' });
+      const [server] = await rawRows(
+        handle.db,
+        sql`select boot_val from pg_settings where name = 'max_parallel_workers_per_gather'`,
+      );
+      expect(Number(server?.boot_val)).toBeGreaterThan(0);
+    } finally {
+      await handle.close();
+    }
+  });
+});
 
 describe('a Postgres pool whose server is down', () => {
   it('fails every query and keeps its connections: more failed queries than pool slots still fail fast', async () => {
