@@ -59,13 +59,33 @@ async function dump(db: Executor): Promise<Map<string, string[]>> {
   return tables;
 }
 
-async function load(db: Executor, tables: Map<string, string[]>): Promise<void> {
+/** Loads the tables the database has; returns those it has not (a later migration makes them). */
+async function load(db: Executor, tables: Map<string, string[]>): Promise<string[]> {
+  const present = new Set(await tableNames(db));
   for (const [name, rows] of tables) {
-    if (rows.length === 0) continue;
+    if (rows.length === 0 || !present.has(name)) continue;
     await db.execute(
       sql`insert into ${sql.raw(`"${name}"`)} select * from json_populate_recordset(null::${sql.raw(`"${name}"`)}, ${`[${rows.join(',')}]`}::json)`,
     );
   }
+  return [...tables.keys()].filter((name) => !present.has(name));
+}
+
+/** The dump with `updated_at` left out of these tables' rows: a migration fills them now. */
+function withoutUpdatedAt(tables: Map<string, string[]>, names: string[]): Map<string, string[]> {
+  return new Map(
+    [...tables].map(([name, rows]) => [
+      name,
+      names.includes(name)
+        ? rows
+            .map((row) => {
+              const { updated_at: _, ...rest } = JSON.parse(row) as Record<string, unknown>;
+              return JSON.stringify(rest);
+            })
+            .sort()
+        : rows,
+    ]),
+  );
 }
 
 describe.each(TEST_DATABASE_KINDS)('the upgrade onto weekly partitions on %s', (kind) => {
@@ -128,10 +148,13 @@ describe.each(TEST_DATABASE_KINDS)('the upgrade onto weekly partitions on %s', (
       sql`select count(*)::int as n from pg_partitioned_table`,
     );
     expect(partitioned?.n).toBe(0);
-    await load(target.db, filled);
+    const later = await load(target.db, filled);
+    // pattern_totals (0015) is filled from the rollup by its migration: the same as ingest kept it.
+    expect(later).toEqual(['pattern_totals']);
+    expect(filled.get('pattern_totals')?.length).toBeGreaterThan(0);
 
     await migrateDatabase(target);
-    expect(await dump(target.db)).toEqual(filled);
+    expect(withoutUpdatedAt(await dump(target.db), later)).toEqual(withoutUpdatedAt(filled, later));
     const inDefault = await rawRows(
       target.db,
       sql`select (select count(*) from spans_default)::int as spans, (select count(*) from steps_default)::int as steps`,
@@ -163,7 +186,7 @@ describe.each(TEST_DATABASE_KINDS)('the upgrade onto weekly partitions on %s', (
         Number(stayed[0]?.spans) -
         Number(stayed[0]?.steps),
     );
-    expect(await dump(target.db)).toEqual(filled);
+    expect(withoutUpdatedAt(await dump(target.db), later)).toEqual(withoutUpdatedAt(filled, later));
 
     const upgraded = await startTestServer(kind, { database: target });
     cleanup.push(() => upgraded.close());

@@ -122,7 +122,7 @@ export async function fillDataset(bench: BenchDatabase, spec: DatasetSpec): Prom
   await rebuildRollups(bench, projectId);
   // Autovacuum would get there too; the benchmark should not depend on when it does.
   await maintenance(bench, [
-    'vacuum (analyze) runs, steps, weekly_rollups, run_rollups, run_category_rollups, run_agent_rollups, run_patterns, pattern_rollups',
+    'vacuum (analyze) runs, steps, weekly_rollups, run_rollups, run_category_rollups, run_agent_rollups, run_patterns, pattern_rollups, pattern_totals',
   ]);
   return {
     projectId,

@@ -64,6 +64,7 @@ describe.each(['postgres', 'pglite'] as const)('read bench fill on %s', (kind) =
           (select count(*)::int from run_patterns where kind = 'revisit') as revisit_rows,
           (select count(distinct signature)::int from run_patterns) as signatures,
           (select sum(runs)::int from pattern_rollups where grain = 'day') as rolled,
+          (select sum(runs)::int from pattern_totals) as totalled,
           (select count(*)::int from run_patterns) as rows,
           (select sum(wasted_usd)::numeric(20, 9)::text from pattern_rollups where grain = 'hour')
             = (select sum(wasted_usd::numeric)::numeric(20, 9)::text from run_patterns) as wasted`);
@@ -72,6 +73,7 @@ describe.each(['postgres', 'pglite'] as const)('read bench fill on %s', (kind) =
         repeat_rows: patterns.repeats,
         revisit_rows: patterns.revisits,
         rolled: patterns.rows,
+        totalled: patterns.rows,
         wasted: true,
       });
       expect(patterns.signatures).toBeLessThan(patterns.rows as number);

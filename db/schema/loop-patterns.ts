@@ -31,8 +31,9 @@ export const runPatterns = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.runId, t.signature] }),
-    // A pattern's runs, newest first (its example runs, its list) and a window's edge hours.
-    index('run_patterns_signature_idx').on(t.projectId, t.signature, t.startedAt),
+    // A pattern's runs, newest first (its example runs, its list) and a window's edge hours: in
+    // the order they are listed, so the newest five are read, not every run of the window.
+    index('run_patterns_signature_idx').on(t.projectId, t.signature, t.startedAt, t.runId),
     index('run_patterns_started_idx').on(t.projectId, t.startedAt),
   ],
 );
@@ -50,5 +51,29 @@ export const patternRollups = pgTable(
     wastedUsd: numeric('wasted_usd').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.grain, t.bucket, t.signature, t.kind, t.agent] })],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.grain, t.bucket, t.signature, t.kind, t.agent] }),
+    // One pattern's buckets across a window: what db/read/loop-patterns.ts sums per candidate.
+    index('pattern_rollups_signature_idx').on(t.projectId, t.signature, t.grain, t.bucket),
+  ],
+);
+
+// Each pattern's runs and wasted spend over all the runs kept, by the same deltas as the rollup.
+// No window can hold more of a pattern than this, so the patterns read walks it in order of
+// wasted spend and stops once no pattern further down could still make the page.
+export const patternTotals = pgTable(
+  'pattern_totals',
+  {
+    projectId: uuid('project_id').notNull(),
+    signature: text('signature').notNull(),
+    kind: text('kind').notNull(),
+    agent: text('agent').notNull(),
+    runs: integer('runs').notNull(),
+    wastedUsd: numeric('wasted_usd').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.signature, t.kind, t.agent] }),
+    index('pattern_totals_wasted_idx').on(t.projectId, t.wastedUsd, t.runs, t.signature, t.agent),
+  ],
 );

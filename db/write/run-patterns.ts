@@ -1,6 +1,7 @@
-// Each run's loop patterns (run_patterns) and their hourly and daily rollup (pattern_rollups),
-// replaced in the transaction that derives the run: the runs' old contribution out, the new one
-// in (rollup-delta.ts), so deriving a run again never counts it twice.
+// Each run's loop patterns (run_patterns), their hourly and daily rollup (pattern_rollups) and
+// their all-time totals (pattern_totals), replaced in the transaction that derives the run: the
+// runs' old contribution out, the new one in (rollup-delta.ts), so deriving a run again never
+// counts it twice.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
 import { asJsonParam, asPgArray } from '../sql';
@@ -47,6 +48,15 @@ export const PATTERN_ROLLUP: RollupSpec = {
         { name: 'agent', expr: 'd.agent', type: 'text' },
       ],
       fanOut: `cross join (values ('hour'::rollup_grain), ('day'::rollup_grain)) g(grain)`,
+    },
+    {
+      // All time: the bound the patterns read stops at (db/schema/loop-patterns.ts).
+      table: 'pattern_totals',
+      keys: [
+        { name: 'signature', expr: 'd.signature', type: 'text' },
+        { name: 'kind', expr: 'd.kind', type: 'text' },
+        { name: 'agent', expr: 'd.agent', type: 'text' },
+      ],
     },
   ],
 };

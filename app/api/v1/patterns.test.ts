@@ -168,12 +168,15 @@ describe.each(TEST_DATABASE_KINDS)('loop patterns on %s', (kind) => {
     // The rollup agrees with the runs' own rows.
     const rows = (await server.database.db.execute(sql`
       select (select sum(runs) from pattern_rollups where grain = 'day' and project_id = ${server.projectId}::uuid)::int as rolled,
+        (select sum(runs) from pattern_totals where project_id = ${server.projectId}::uuid)::int as totalled,
         (select count(*) from run_patterns where project_id = ${server.projectId}::uuid)::int as direct`)) as unknown;
     const [row] = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as {
       rolled: number;
+      totalled: number;
       direct: number;
     }[];
     expect(Number(row!.rolled)).toBe(Number(row!.direct));
+    expect(Number(row!.totalled)).toBe(Number(row!.direct));
     expect(Number(row!.direct)).toBeGreaterThanOrEqual(8);
   });
 });
