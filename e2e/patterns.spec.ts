@@ -62,6 +62,9 @@ test('the home page names the costliest loop; the patterns page lists it and ope
   await page.emulateMedia({ colorScheme: 'dark' });
   await keepScreen(page, testInfo, 'patterns-1280-dark');
   await page.setViewportSize({ width: 390, height: 844 });
+  // On a phone what the page is for, each loop's runs and wasted spend, is on the screen.
+  await expect(first.getByRole('cell').filter({ hasText: '$' })).toBeInViewport({ ratio: 1 });
+  await expect(first.getByRole('cell').first()).toContainText('repeat · ops-agent');
   await keepScreen(page, testInfo, 'patterns-390-dark');
   await runs.getByRole('listitem').first().getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`/runs/restart-2-${project}`));

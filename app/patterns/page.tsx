@@ -106,6 +106,10 @@ export default async function PatternsPage({ searchParams }: { searchParams: Sea
                     <Link href={viewHref('/patterns', here, { signature: p.signature })}>
                       {p.label || '(no action named)'}
                     </Link>
+                    {/* On a phone the kind and agent columns give way to this line. */}
+                    <span className={styles.meta}>
+                      {KIND_LABEL[p.kind]} · {p.agent ?? '—'}
+                    </span>
                   </td>
                   <td>{KIND_LABEL[p.kind]}</td>
                   <td>{p.agent ?? '—'}</td>
