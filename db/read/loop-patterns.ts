@@ -36,8 +36,9 @@ const ceilTo = (ms: number, size: number) => Math.ceil(ms / size) * size;
 const floorTo = (ms: number, size: number) => Math.floor(ms / size) * size;
 
 /**
- * Totals walked, per pattern asked for, before the whole window is summed instead: a walk that
- * has not settled by then would cost more than the sum (measured: BENCHMARKS.md).
+ * Totals walked, per pattern asked for, before the whole window is summed instead: a bound on
+ * what a walk that does not settle can waste, not a tuned figure (every walk in BENCHMARKS.md
+ * that met WALK_COVERAGE settled in its first batch of limit + 16).
  */
 export const WALK_PER_PATTERN = 8;
 /**
