@@ -60,7 +60,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     fetch_types: false,
     socket: connectNoDelay,
     // Every query here is a small indexed read or write, whose latency parallel workers only add
-    // to: starting two took 9 of the 14 ms the patterns read spent at 10M steps (docs/scale.md).
+    // to: the patterns read of a day at 10M steps ran 13.9 ms with two, 5.1 without (docs/scale.md).
     connection: { max_parallel_workers_per_gather: '0' },
   };
   const client = postgres(url, options as postgres.Options<Record<string, never>>);

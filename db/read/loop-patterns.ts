@@ -37,8 +37,8 @@ const floorTo = (ms: number, size: number) => Math.floor(ms / size) * size;
 
 /**
  * Totals walked, per pattern asked for, before the whole window is summed instead: a bound on
- * what a walk that does not settle can waste, not a tuned figure (every walk in BENCHMARKS.md
- * that met WALK_COVERAGE settled in its first batch of limit + 16).
+ * what a walk that does not settle can waste, not a tuned figure (in the trials behind
+ * BENCHMARKS.md, the walks of 7 and 30 days at 10M steps settled in their first batch).
  */
 export const WALK_PER_PATTERN = 8;
 /**

@@ -38,18 +38,23 @@ export const runPatterns = pgTable(
   ],
 );
 
+/** A pattern's key and what is counted of it, as the rollup and the totals both keep them. */
+const patternCounts = () => ({
+  signature: text('signature').notNull(),
+  kind: text('kind').notNull(),
+  agent: text('agent').notNull(),
+  runs: integer('runs').notNull(),
+  wastedUsd: numeric('wasted_usd').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const patternRollups = pgTable(
   'pattern_rollups',
   {
     projectId: uuid('project_id').notNull(),
     grain: rollupGrainEnum('grain').notNull(),
     bucket: timestamp('bucket', { withTimezone: true }).notNull(),
-    signature: text('signature').notNull(),
-    kind: text('kind').notNull(),
-    agent: text('agent').notNull(),
-    runs: integer('runs').notNull(),
-    wastedUsd: numeric('wasted_usd').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...patternCounts(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.grain, t.bucket, t.signature, t.kind, t.agent] }),
@@ -65,12 +70,7 @@ export const patternTotals = pgTable(
   'pattern_totals',
   {
     projectId: uuid('project_id').notNull(),
-    signature: text('signature').notNull(),
-    kind: text('kind').notNull(),
-    agent: text('agent').notNull(),
-    runs: integer('runs').notNull(),
-    wastedUsd: numeric('wasted_usd').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...patternCounts(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.signature, t.kind, t.agent] }),

@@ -14,9 +14,9 @@ export async function lockRuns(
   runIds: readonly string[],
 ): Promise<void> {
   if (runIds.length === 0) return;
-  // unnest … with ordinality yields the array in order, and each row's lock is taken as the
-  // row is produced: the same order as one statement per run.
+  // unnest yields the array in order and each row's lock is taken as the row is produced: the
+  // same order as one statement per run.
   await tx.execute(sql`
     select count(pg_advisory_xact_lock(hashtextextended(${`${projectId}:`} || r.id, 0)))
-    from unnest(${asPgArray([...runIds])}::text[]) with ordinality as r(id, n)`);
+    from unnest(${asPgArray([...runIds])}::text[]) as r(id)`);
 }
