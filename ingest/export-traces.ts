@@ -8,7 +8,7 @@ import type { Admission } from './admission';
 import { ingestSpans } from './ingest-spans';
 import { rejectionMessage } from './otlp/encode-response';
 import type { OtlpFormat } from './otlp/types';
-import { decodeOtlpBody, readBody } from './read-body';
+import { decodeOtlpBody, readBodyAsSent } from './read-body';
 import type { BodyLimits } from './read-body';
 import type { IngestSpool } from './spool';
 import { validateSpans } from './validate';
@@ -73,7 +73,7 @@ export async function exportTraces(
     deps.spool?.checkRoom(request.declaredBytes ?? 0);
     // Read while waiting, not at work: a slow body holds a place of its own project's share,
     // never a slot another client's spans could be stored in.
-    const body = await readBody(request.body, {
+    const { sent, body } = await readBodyAsSent(request.body, {
       ...deps.body,
       gzipped: request.gzipped,
       declaredBytes: request.declaredBytes,
@@ -82,7 +82,14 @@ export async function exportTraces(
     const { spans, rejectedCount, messages } = validateSpans(decodeOtlpBody(request.format, body));
     if (spans.length > 0) {
       if (deps.spool) {
-        await deps.spool.put(scope.projectId, request.format, body);
+        await deps.spool.put(scope.projectId, {
+          format: request.format,
+          // As sent: gzip is several times smaller to write, keep and read back.
+          body: sent,
+          gzipped: request.gzipped,
+          bytes: body.byteLength,
+          spans,
+        });
       } else {
         await ingestSpans(db, scope.projectId, spans);
         deps.afterCommit?.();

@@ -29,23 +29,48 @@ export async function ingestSpans(
 }
 
 /**
- * The writes of `ingestSpans` inside a transaction the caller holds (the spool's worker, which
- * deletes the spooled request in the same one); returns the runs it touched.
+ * The writes of `ingestSpans` inside a transaction the caller holds; returns the runs it touched.
  */
 export async function storeValidSpans(
   tx: Transaction,
   projectId: string,
   spans: readonly ValidSpan[],
 ): Promise<string[]> {
-  if (spans.length === 0) return [];
-  const rows = spans.map(toSpanRow).sort(byIdentity);
   const traces = new Map<string, string | null>();
+  await storeSpanRows(tx, projectId, spans, traces);
+  return linkTraces(tx, projectId, traces);
+}
+
+/**
+ * Stores one request's spans (one statement) and adds their traces to `traces`: the run a span
+ * names, a later name over an earlier one, a trace without a name mapped to null. Several
+ * requests' spans are stored this way before `linkTraces` runs once for them all (the spool's
+ * worker), so the trace and mark rows other transactions wait on are locked only for the end of
+ * the transaction, not while the rest of its spans are stored.
+ */
+export async function storeSpanRows(
+  tx: Transaction,
+  projectId: string,
+  spans: readonly ValidSpan[],
+  traces: Map<string, string | null>,
+): Promise<void> {
+  if (spans.length === 0) return;
+  const rows = spans.map(toSpanRow).sort(byIdentity);
   for (const row of rows) {
     const named = (row.facts as { runId?: string }).runId ?? null;
     if (!traces.has(row.traceId) || named !== null)
       traces.set(row.traceId, named ?? traces.get(row.traceId) ?? null);
   }
   await storeSpans(tx, projectId, dedupe(rows));
+}
+
+/** Maps the traces to their runs and marks those runs for derivation; the runs touched. */
+export async function linkTraces(
+  tx: Transaction,
+  projectId: string,
+  traces: ReadonlyMap<string, string | null>,
+): Promise<string[]> {
+  if (traces.size === 0) return [];
   const touched = await mapTracesToRuns(tx, projectId, traces);
   await markRunsDirty(tx, projectId, touched);
   return touched;

@@ -53,6 +53,14 @@ export async function readBody(
   stream: ReadableStream<Uint8Array> | null,
   options: BodyLimits & { gzipped: boolean; declaredBytes?: number | null },
 ): Promise<Uint8Array> {
+  return (await readBodyAsSent(stream, options)).body;
+}
+
+/** `readBody`, with the bytes as they arrived too (still gzipped when the body came so). */
+export async function readBodyAsSent(
+  stream: ReadableStream<Uint8Array> | null,
+  options: BodyLimits & { gzipped: boolean; declaredBytes?: number | null },
+): Promise<{ sent: Uint8Array; body: Uint8Array }> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (options.declaredBytes != null && options.declaredBytes > maxBytes) {
     throw tooLarge(`request body of ${options.declaredBytes} bytes`, maxBytes);
@@ -61,7 +69,7 @@ export async function readBody(
     timeoutMs: options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     minBytesPerSecond: options.minBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
   });
-  return options.gzipped ? inflate(raw, maxBytes) : raw;
+  return { sent: raw, body: options.gzipped ? await inflate(raw, maxBytes) : raw };
 }
 
 /** Content-Length as a number, or null when absent or not a plain count. */
@@ -224,7 +232,7 @@ class SlowBody {
   }
 }
 
-function inflate(compressed: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+export function inflate(compressed: Uint8Array, maxBytes: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     // maxOutputLength makes zlib stop inflating at the limit, so a gzip bomb costs at most maxBytes.
     gunzip(compressed, { maxOutputLength: Math.max(1, maxBytes) }, (error, result) => {

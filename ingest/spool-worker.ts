@@ -10,9 +10,10 @@ import {
   countSpooledOf,
   deleteSpooled,
   recordSpoolFailure,
+  spooledBody,
 } from '../db/write/ingest-spool';
-import { storeValidSpans } from './ingest-spans';
-import { decodeOtlpBody } from './read-body';
+import { linkTraces, storeSpanRows } from './ingest-spans';
+import { decodeOtlpBody, inflate } from './read-body';
 import type { IngestSpool } from './spool';
 import { validateSpans } from './validate';
 
@@ -142,30 +143,52 @@ export class SpoolWorkers {
   private async expand(db: Database, of: { projectId: string } | null): Promise<number> {
     const at: { id: number | null } = { id: null };
     const started = Date.now();
+    const spool = this.options.spool;
+    let claimedIds: number[] = [];
     try {
       const expanded = await withConflictRetry(() =>
         db.transaction(async (tx) => {
-          const claimed = await claimSpooled(tx, this.options.batch, of);
+          const claimed = await claimSpooled(tx, this.options.batch, of, spool.heldIds());
+          claimedIds = claimed.map((r) => r.id);
+          // Every request's spans first, then each project's traces mapped and runs marked once.
+          const traces = new Map<string, { last: number; traces: Map<string, string | null> }>();
           for (const request of claimed) {
             at.id = request.id;
-            const { spans } = validateSpans(decodeOtlpBody(request.format, request.body));
-            await storeValidSpans(tx, request.projectId, spans);
+            // What the door validated, when this process spooled it; else the body, decoded again.
+            let spans = spool.heldSpans(request.id);
+            if (!spans) {
+              const sent = request.body ?? (await spooledBody(tx, request.id));
+              const body = request.gzipped ? await inflate(sent, request.bytes) : sent;
+              spans = validateSpans(decodeOtlpBody(request.format, body)).spans;
+            }
+            const project = traces.get(request.projectId) ?? {
+              last: request.id,
+              traces: new Map(),
+            };
+            project.last = request.id;
+            traces.set(request.projectId, project);
+            await storeSpanRows(tx, request.projectId, spans, project.traces);
+          }
+          for (const [projectId, project] of traces) {
+            // Counted against the project's last request, should it fail.
+            at.id = project.last;
+            await linkTraces(tx, projectId, project.traces);
           }
           at.id = null;
-          await deleteSpooled(
-            tx,
-            claimed.map((r) => r.id),
-          );
+          await deleteSpooled(tx, claimedIds);
           return claimed.length;
         }),
       );
-      if (expanded > 0) this.options.spool.noteDrained(expanded, Date.now() - started);
+      spool.release(claimedIds);
+      if (expanded > 0) spool.noteDrained(expanded, Date.now() - started);
       return expanded;
     } catch (error) {
       const current = at.id;
       if (isDatabaseUnavailable(error) || current === null) throw error;
       // This request cannot be stored as it is: counted against it, so it stops blocking the
-      // rest after a few tries and stays for an operator (health reports it as stuck).
+      // rest after a few tries and stays for an operator (health reports it as stuck). Its
+      // decoded spans go: a later try decodes the body it was spooled with.
+      spool.release([current]);
       await recordSpoolFailure(db, current, describeError(error));
       this.options.onError?.(
         `a spooled request (${current}) could not be stored: ${describeError(error)}`,

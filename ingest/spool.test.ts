@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
@@ -108,7 +108,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     const projectId = await ensureProject(handle.db, 'one-row');
     const spool = new IngestSpool(() => handle.db);
     const request = requests[0]!;
-    await spool.put(projectId, request.format, request.body);
+    await spool.put(projectId, { format: request.format, body: request.body });
     expect(spool.backlog).toMatchObject({ requests: 1, bytes: request.body.byteLength });
     const counted = await readSpoolBacklog(handle.db);
     expect(counted).toMatchObject({ requests: 1, bytes: request.body.byteLength, stuck: 0 });
@@ -139,7 +139,8 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
       );
     }
     const spool = new IngestSpool(() => handle.db);
-    for (const request of requests) await spool.put(spooled, request.format, request.body);
+    for (const request of requests)
+      await spool.put(spooled, { format: request.format, body: request.body });
     const workers = workersOn(handle, spool, { workers: 2 });
     workers.start(50);
     await workers.drained();
@@ -149,6 +150,89 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     expect(stored.length).toBeGreaterThan(100);
     expect(stored).toEqual(await spansOf(handle, direct));
     expect(await traceRunsOf(handle, spooled)).toEqual(await traceRunsOf(handle, direct));
+  });
+
+  it('keeps a gzipped request as it was sent, counts it decoded, and expands it into the same spans', async () => {
+    const direct = await ensureProject(handle.db, 'gzip-direct');
+    const spooled = await ensureProject(handle.db, 'gzip-spooled');
+    const spool = new IngestSpool(() => handle.db);
+    await spool.recount();
+    for (const request of requests) {
+      await ingestSpans(
+        handle.db,
+        direct,
+        validateSpans(decodeOtlpBody(request.format, request.body)).spans,
+      );
+      await spool.put(spooled, {
+        format: request.format,
+        body: new Uint8Array(gzipSync(request.body)),
+        gzipped: true,
+        bytes: request.body.byteLength,
+      });
+    }
+    const decoded = requests.reduce((sum, r) => sum + r.body.byteLength, 0);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({
+      requests: requests.length,
+      bytes: decoded,
+    });
+    const rows = await rawRows(
+      handle.db,
+      sql`select gzipped, length(body)::int as stored, bytes from ingest_spool order by id`,
+    );
+    expect(rows.every((r) => r.gzipped === true)).toBe(true);
+    const stored = rows.reduce((sum, r) => sum + Number(r.stored), 0);
+    expect(stored).toBeLessThan(decoded / 2);
+
+    const workers = workersOn(handle, spool, { workers: 2 });
+    workers.start(50);
+    await workers.drained();
+    await workers.stop();
+    expect((await spansOf(handle, spooled)).length).toBeGreaterThan(100);
+    expect(await spansOf(handle, spooled)).toEqual(await spansOf(handle, direct));
+  });
+
+  it('stores the spans the door decoded without reading the body back, and the others from their bodies', async () => {
+    const projectId = await ensureProject(handle.db, 'held');
+    const direct = await ensureProject(handle.db, 'held-direct');
+    const few = requests.slice(0, 6);
+    const spansOfRequest = few.map((r) => validateSpans(decodeOtlpBody(r.format, r.body)).spans);
+    // Room for the first two requests' spans only: the rest are spooled without theirs.
+    const room = spansOfRequest[0]!.length + spansOfRequest[1]!.length;
+    const door = new IngestSpool(() => handle.db, undefined, undefined, room);
+    for (const [k, request] of few.entries()) {
+      await ingestSpans(handle.db, direct, spansOfRequest[k]!);
+      await door.put(projectId, {
+        format: request.format,
+        body: request.body,
+        spans: spansOfRequest[k],
+      });
+    }
+    const held = door.heldIds();
+    expect(held).toHaveLength(2);
+    // The held requests' bodies spoiled: only the held spans can store them.
+    await handle.db.execute(
+      sql`update ingest_spool set body = '\\xffff'::bytea where id = any(${`{${held.join(',')}}`}::bigint[])`,
+    );
+    // A claim told which it holds leaves those bodies out.
+    await handle.db.transaction(async (tx) => {
+      const claimed = await claimSpooled(tx, 10, null, held);
+      expect(claimed.map((r) => r.body === null)).toEqual([true, true, false, false, false, false]);
+    });
+    const errors: string[] = [];
+    const workers = new SpoolWorkers({
+      db: () => handle.db,
+      spool: door,
+      workers: 1,
+      batch: handle.kind === 'pglite' ? 1 : 4,
+      onError: (message) => errors.push(message),
+    });
+    workers.start(50);
+    await workers.drained();
+    await workers.stop();
+    expect(errors).toEqual([]);
+    expect(door.heldIds()).toEqual([]);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, stuck: 0 });
+    expect(await spansOf(handle, projectId)).toEqual(await spansOf(handle, direct));
   });
 
   it('answers 429 with Retry-After only once the bound is reached: requests, bytes, age', async () => {
@@ -162,17 +246,19 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     );
     await spool.recount();
     const body = new Uint8Array(400_000);
-    await spool.put(projectId, 'protobuf', body);
-    await spool.put(projectId, 'protobuf', body);
+    await spool.put(projectId, { format: 'protobuf', body: body });
+    await spool.put(projectId, { format: 'protobuf', body: body });
     // Two wait: a third of 400 kB would pass 1 MB.
     const bytes = refusal(() => spool.checkRoom(body.byteLength));
     expect(bytes.status).toBe(429);
     expect(bytes.message).toMatch(/800000 bytes of requests wait to be stored; retry after \d+ s/);
     expect(bytes.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    await spool.put(projectId, 'protobuf', new Uint8Array(10));
+    await spool.put(projectId, { format: 'protobuf', body: new Uint8Array(10) });
     const count = refusal(() => spool.checkRoom(10));
     expect(count.message).toMatch(/^3 requests wait to be stored/);
-    await expect(spool.put(projectId, 'protobuf', new Uint8Array(10))).rejects.toMatchObject({
+    await expect(
+      spool.put(projectId, { format: 'protobuf', body: new Uint8Array(10) }),
+    ).rejects.toMatchObject({
       code: 'rate_limited',
     });
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 3 });
@@ -183,7 +269,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
       { ...limits, maxRequests: 100 },
       () => now,
     );
-    await aged.put(projectId, 'protobuf', new Uint8Array(10));
+    await aged.put(projectId, { format: 'protobuf', body: new Uint8Array(10) });
     await aged.recount();
     aged.checkRoom(10);
     now += 61_000;
@@ -199,14 +285,15 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     // Workers that never started: only the read's catch-up stores anything here.
     const workers = workersOn(handle, spool);
     const few = requests.slice(0, 3);
-    for (const request of few) await spool.put(projectId, request.format, request.body);
+    for (const request of few)
+      await spool.put(projectId, { format: request.format, body: request.body });
     expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(true);
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
     const stored = (await spansOf(handle, projectId)).length;
     expect(stored).toBeGreaterThan(0);
 
     for (const request of requests.slice(0, 4)) {
-      await spool.put(projectId, request.format, request.body);
+      await spool.put(projectId, { format: request.format, body: request.body });
     }
     expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(false);
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 4 });
@@ -217,9 +304,12 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     const projectId = await ensureProject(handle.db, 'poison');
     const spool = new IngestSpool(() => handle.db);
     // Not OTLP at all: the door would have refused it, so only a damaged row looks like this.
-    await spoolRequest(handle.db, projectId, 'protobuf', new Uint8Array([0xff, 0xff, 0xff]));
+    await spoolRequest(handle.db, projectId, {
+      format: 'protobuf',
+      body: new Uint8Array([0xff, 0xff, 0xff]),
+    });
     const good = requests[1]!;
-    await spool.put(projectId, good.format, good.body);
+    await spool.put(projectId, { format: good.format, body: good.body });
     const errors: string[] = [];
     const workers = new SpoolWorkers({
       db: () => handle.db,
@@ -256,7 +346,7 @@ describe('several workers and servers on one Postgres', () => {
   it('never claim one request twice: concurrent claims are disjoint', async () => {
     const projectId = await ensureProject(first.db, 'claims');
     for (let k = 0; k < 10; k++) {
-      await spoolRequest(first.db, projectId, 'protobuf', new Uint8Array([k]));
+      await spoolRequest(first.db, projectId, { format: 'protobuf', body: new Uint8Array([k]) });
     }
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -285,7 +375,8 @@ describe('several workers and servers on one Postgres', () => {
     const door = new IngestSpool(() => first.db);
     const copies = 4;
     for (let c = 0; c < copies; c++) {
-      for (const request of requests) await door.put(projectId, request.format, request.body);
+      for (const request of requests)
+        await door.put(projectId, { format: request.format, body: request.body });
     }
     const expanded = [0, 0];
     const servers = [first, second].map((handle, k) => {
@@ -318,7 +409,8 @@ describe.each(TEST_DATABASE_KINDS)('a backlog across a restart on %s', (kind) =>
     let handle = await open();
     const projectId = await ensureProject(handle.db, 'restart');
     const door = new IngestSpool(() => handle.db);
-    for (const request of requests) await door.put(projectId, request.format, request.body);
+    for (const request of requests)
+      await door.put(projectId, { format: request.format, body: request.body });
     const expected = new Set<string>();
     for (const request of requests) {
       for (const span of validateSpans(decodeOtlpBody(request.format, request.body)).spans) {

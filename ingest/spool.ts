@@ -4,8 +4,9 @@
 import type { Database } from '../db/client';
 import type { Executor } from '../db/sql';
 import { readSpoolBacklog, spoolRequest } from '../db/write/ingest-spool';
-import type { SpoolBacklog, SpoolFormat } from '../db/write/ingest-spool';
+import type { SpoolBacklog, SpoolEntry } from '../db/write/ingest-spool';
 import { AppError } from '../lib/app-error';
+import type { ValidSpan } from './validate';
 
 export interface SpoolLimits {
   /** Requests waiting, at most. */
@@ -22,6 +23,13 @@ export const DEFAULT_SPOOL_LIMITS: SpoolLimits = {
   maxAgeMs: 10 * 60_000,
 };
 
+/**
+ * Spans this process keeps decoded for requests it spooled, at most: a worker of this process
+ * then stores them without reading the body back, inflating and decoding it a second time.
+ * When full, new requests are not kept (the oldest wait longest and are taken first).
+ */
+export const DECODED_SPANS_KEPT = 16_384;
+
 const MAX_RETRY_AFTER_SECONDS = 30;
 // How fast the measured drain rate follows a change.
 const SMOOTHING = 0.3;
@@ -36,11 +44,14 @@ export class IngestSpool {
   private putSince = { requests: 0, bytes: 0 };
   private drainPerSecond: number | null = null;
   private onPut: () => void = () => {};
+  private decoded = new Map<number, readonly ValidSpan[]>();
+  private decodedSpans = 0;
 
   constructor(
     private readonly db: () => Database,
     readonly limits: SpoolLimits = DEFAULT_SPOOL_LIMITS,
     private readonly now: () => number = () => Date.now(),
+    private readonly keptSpans: number = DECODED_SPANS_KEPT,
   ) {
     this.countedAt = now();
   }
@@ -70,6 +81,9 @@ export class IngestSpool {
     this.counted = counted;
     this.countedAt = before;
     this.putSince = { requests: 0, bytes: 0 };
+    // Nothing waits: spans still kept belong to rows gone some other way (a deleted project).
+    // A row put meanwhile only loses its kept spans: its worker decodes the body.
+    if (counted.requests === 0) this.release(this.heldIds());
     return counted;
   }
 
@@ -115,12 +129,44 @@ export class IngestSpool {
     });
   }
 
-  /** Commits one request's decoded body; returning means it is durable. */
-  async put(projectId: string, format: SpoolFormat, body: Uint8Array): Promise<void> {
-    this.checkRoom(body.byteLength);
-    await spoolRequest(this.db(), projectId, format, body);
+  /**
+   * Commits one request's decoded body; returning means it is durable. `spans`, what the door
+   * validated of it, is kept for this process's workers while there is room.
+   */
+  async put(
+    projectId: string,
+    entry: SpoolEntry & { spans?: readonly ValidSpan[] },
+  ): Promise<void> {
+    const bytes = entry.bytes ?? entry.body.byteLength;
+    this.checkRoom(bytes);
+    const id = await spoolRequest(this.db(), projectId, entry);
+    const { spans } = entry;
+    if (spans && this.decodedSpans + spans.length <= this.keptSpans) {
+      this.decoded.set(id, spans);
+      this.decodedSpans += spans.length;
+    }
     this.putSince.requests++;
-    this.putSince.bytes += body.byteLength;
+    this.putSince.bytes += bytes;
     this.onPut();
+  }
+
+  /** Requests whose spans this process holds decoded. */
+  heldIds(): number[] {
+    return [...this.decoded.keys()];
+  }
+
+  /** The spans held for request `id`, if any. */
+  heldSpans(id: number): readonly ValidSpan[] | undefined {
+    return this.decoded.get(id);
+  }
+
+  /** Lets go of requests stored (or given up on). */
+  release(ids: readonly number[]): void {
+    for (const id of ids) {
+      const spans = this.decoded.get(id);
+      if (!spans) continue;
+      this.decoded.delete(id);
+      this.decodedSpans -= spans.length;
+    }
   }
 }

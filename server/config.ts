@@ -160,7 +160,7 @@ export function readServerConfig(
       maxBytes: e.LOOPSCOPE_SPOOL_MAX_MB * 1024 * 1024,
       maxAgeMs: e.LOOPSCOPE_SPOOL_MAX_AGE_SECONDS * 1000,
     },
-    spoolWorkers: e.LOOPSCOPE_SPOOL_WORKERS ?? (e.DATABASE_URL ? 2 : 1),
+    spoolWorkers: e.LOOPSCOPE_SPOOL_WORKERS ?? (e.DATABASE_URL ? 4 : 1),
     retentionSweepMs:
       e.LOOPSCOPE_RETENTION_SWEEP_MINUTES === 0
         ? null

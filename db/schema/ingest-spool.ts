@@ -1,5 +1,6 @@
 import {
   bigserial,
+  boolean,
   customType,
   index,
   integer,
@@ -15,7 +16,7 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 });
 
 // Export requests accepted and not yet expanded into spans: one row per request, its body as it
-// was decoded at the door (decompressed), committed before the 200. Workers
+// was sent (gzip stays gzip: several times less to write and read back), committed before the 200. Workers
 // (ingest/spool-worker.ts) claim rows with FOR UPDATE SKIP LOCKED and delete each in the
 // transaction that stores its spans, so a crash anywhere loses none and stores none twice.
 export const ingestSpool = pgTable(
@@ -26,6 +27,9 @@ export const ingestSpool = pgTable(
     /** 'json' or 'protobuf': how `body` decodes. */
     format: text('format').notNull(),
     body: bytea('body').notNull(),
+    /** Whether `body` is gzip (inflated by the worker, to at most `bytes`). */
+    gzipped: boolean('gzipped').notNull().default(false),
+    /** The body's size decoded: what the spool's bound counts. */
     bytes: integer('bytes').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     /** Expansions that failed (rolled back); past a limit the row waits for an operator. */

@@ -7,11 +7,24 @@ import type { Executor, Transaction } from '../sql';
 
 export type SpoolFormat = 'json' | 'protobuf';
 
+/** A request as the door keeps it. */
+export interface SpoolEntry {
+  format: SpoolFormat;
+  /** As it was sent: gzip when `gzipped`. */
+  body: Uint8Array;
+  gzipped?: boolean;
+  /** The body's size decoded (what the spool's bound counts); `body`'s own size by default. */
+  bytes?: number;
+}
+
 export interface SpooledRequest {
   id: number;
   projectId: string;
   format: SpoolFormat;
-  body: Uint8Array;
+  /** Null when the claim was told its caller holds the request decoded (`claimSpooled`). */
+  body: Uint8Array | null;
+  gzipped: boolean;
+  bytes: number;
 }
 
 export interface SpoolBacklog {
@@ -27,17 +40,22 @@ export interface SpoolBacklog {
 /** Expansions of one request that may fail before it is left for an operator (and health). */
 export const MAX_SPOOL_ATTEMPTS = 5;
 
-/** The door's write: one row, one statement, committed on its own. */
+/** The door's write: one row, one statement, committed on its own; the row's id. */
 export async function spoolRequest(
   db: Executor,
   projectId: string,
-  format: SpoolFormat,
-  body: Uint8Array,
-): Promise<void> {
-  await db.execute(sql`
-    insert into ingest_spool (project_id, format, body, bytes)
-    values (${projectId}::uuid, ${format}, ${bytesParam(body)}, ${body.byteLength})
-  `);
+  { format, body, gzipped = false, bytes = body.byteLength }: SpoolEntry,
+): Promise<number> {
+  const [row] = await queryRows(
+    db,
+    sql`
+    insert into ingest_spool (project_id, format, body, gzipped, bytes)
+    values (${projectId}::uuid, ${format}, ${bytesParam(body)}, ${gzipped}, ${bytes})
+    returning id
+  `,
+    z.object({ id: column.number }),
+  );
+  return row!.id;
 }
 
 /**
@@ -48,13 +66,17 @@ export async function claimSpooled(
   tx: Transaction,
   limit: number,
   of: { projectId: string } | null = null,
+  /** Requests the caller holds decoded: their bodies are not sent (the column is large). */
+  held: readonly number[] = [],
 ): Promise<SpooledRequest[]> {
   // A read catching up on its project waits for the rows a worker holds (FOR UPDATE): once that
   // worker commits they are gone, so the read then sees their spans.
   const rows = await queryRows(
     tx,
     sql`
-      select id, project_id, format, body from ingest_spool
+      select id, project_id, format, gzipped, bytes,
+        case when id = any(${`{${held.join(',')}}`}::bigint[]) then null else body end as body
+      from ingest_spool
       where attempts < ${MAX_SPOOL_ATTEMPTS}
         ${of ? sql`and project_id = ${of.projectId}::uuid` : sql``}
       order by id
@@ -65,10 +87,30 @@ export async function claimSpooled(
       id: column.number,
       project_id: column.text,
       format: z.enum(['json', 'protobuf']),
-      body: z.instanceof(Uint8Array),
+      body: z.instanceof(Uint8Array).nullable(),
+      gzipped: column.boolean,
+      bytes: column.number,
     }),
   );
-  return rows.map((r) => ({ id: r.id, projectId: r.project_id, format: r.format, body: r.body }));
+  return rows.map((r) => ({
+    id: r.id,
+    projectId: r.project_id,
+    format: r.format,
+    body: r.body,
+    gzipped: r.gzipped,
+    bytes: r.bytes,
+  }));
+}
+
+/** One claimed request's body, for a claim that left it out and then found it not held. */
+export async function spooledBody(tx: Transaction, id: number): Promise<Uint8Array> {
+  const [row] = await queryRows(
+    tx,
+    sql`select body from ingest_spool where id = ${id}`,
+    z.object({ body: z.instanceof(Uint8Array) }),
+  );
+  if (!row) throw new Error(`spooled request ${id} is gone`);
+  return row.body;
 }
 
 /** Removes expanded requests, in the transaction that stored their spans. */
