@@ -151,7 +151,7 @@ export class SpoolWorkers {
           const claimed = await claimSpooled(tx, this.options.batch, of, spool.heldIds());
           claimedIds = claimed.map((r) => r.id);
           // Every request's spans first, then each project's traces mapped and runs marked once.
-          const traces = new Map<string, { last: number; traces: Map<string, string | null> }>();
+          const traces = new Map<string, Map<string, string | null>>();
           for (const request of claimed) {
             at.id = request.id;
             // What the door validated, when this process spooled it; else the body, decoded again.
@@ -161,18 +161,14 @@ export class SpoolWorkers {
               const body = request.gzipped ? await inflate(sent, request.bytes) : sent;
               spans = validateSpans(decodeOtlpBody(request.format, body)).spans;
             }
-            const project = traces.get(request.projectId) ?? {
-              last: request.id,
-              traces: new Map(),
-            };
-            project.last = request.id;
-            traces.set(request.projectId, project);
-            await storeSpanRows(tx, request.projectId, spans, project.traces);
+            const ofProject = traces.get(request.projectId) ?? new Map<string, string | null>();
+            traces.set(request.projectId, ofProject);
+            await storeSpanRows(tx, request.projectId, spans, ofProject);
           }
-          for (const [projectId, project] of traces) {
+          for (const [projectId, ofProject] of traces) {
             // Counted against the project's last request, should it fail.
-            at.id = project.last;
-            await linkTraces(tx, projectId, project.traces);
+            at.id = claimed.findLast((r) => r.projectId === projectId)!.id;
+            await linkTraces(tx, projectId, ofProject);
           }
           at.id = null;
           await deleteSpooled(tx, claimedIds);

@@ -191,6 +191,73 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     expect(await spansOf(handle, spooled)).toEqual(await spansOf(handle, direct));
   });
 
+  it('expands values at and past every type’s edge, sent gzipped, into the rows the direct path stores', async () => {
+    const direct = await ensureProject(handle.db, 'edge-direct');
+    const spooled = await ensureProject(handle.db, 'edge-spooled');
+    const numbers = [
+      { intValue: '9223372036854775807' },
+      { intValue: '-9223372036854775808' },
+      { intValue: 2 ** 53 - 1 },
+      { intValue: -(2 ** 31) - 1 },
+      { doubleValue: 1e308 },
+      { doubleValue: 5e-324 },
+      { doubleValue: -0 },
+      { doubleValue: 'NaN' },
+      { doubleValue: '-Infinity' },
+      { stringValue: '1e400' },
+      { boolValue: true },
+    ];
+    const texts = [
+      { stringValue: 'nul \u0000 inside' },
+      { stringValue: 'lone \ud800 surrogate' },
+      { stringValue: 'x'.repeat(100_000) },
+      { stringValue: '__proto__' },
+      { stringValue: '{"langgraph_step": 1e300}' },
+      { intValue: '4611686018427387904' },
+    ];
+    const numericKeys = [
+      'loop.step',
+      'loop.cost_usd',
+      'gen_ai.usage.input_tokens',
+      'loop.progress',
+    ];
+    const textKeys = ['loop.run.id', 'loop.goal', 'loop.action', 'loop.action.args'];
+    const times = ['1', '18446744073709551615', '0', '1764504000000000000'];
+    const spans = numbers.map((value, k) => ({
+      traceId: `ed9e${String(k % 3).padStart(28, '0')}`,
+      spanId: String(k + 1).padStart(16, '0'),
+      parentSpanId: k < 3 ? '' : '0000000000000001',
+      name: k < 3 ? 'agent' : 'step',
+      startTimeUnixNano: times[k % times.length],
+      endTimeUnixNano: times[(k + 1) % times.length],
+      attributes: [
+        { key: numericKeys[k % numericKeys.length], value },
+        { key: textKeys[k % textKeys.length], value: texts[k % texts.length] },
+      ],
+      status: { code: k % 3, message: 'edge' },
+    }));
+    const body = new TextEncoder().encode(
+      JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] }),
+    );
+    const validated = validateSpans(decodeOtlpBody('json', body)).spans;
+    expect(validated.length).toBeGreaterThan(5);
+    await ingestSpans(handle.db, direct, validated);
+    const spool = new IngestSpool(() => handle.db);
+    await spool.put(spooled, {
+      format: 'json',
+      body: new Uint8Array(gzipSync(body)),
+      gzipped: true,
+      bytes: body.byteLength,
+    });
+    const workers = workersOn(handle, spool);
+    workers.start(50);
+    await workers.drained();
+    await workers.stop();
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, stuck: 0 });
+    expect(await spansOf(handle, spooled)).toEqual(await spansOf(handle, direct));
+    expect(await traceRunsOf(handle, spooled)).toEqual(await traceRunsOf(handle, direct));
+  });
+
   it('stores the spans the door decoded without reading the body back, and the others from their bodies', async () => {
     const projectId = await ensureProject(handle.db, 'held');
     const direct = await ensureProject(handle.db, 'held-direct');

@@ -130,17 +130,17 @@ export class IngestSpool {
   }
 
   /**
-   * Commits one request's decoded body; returning means it is durable. `spans`, what the door
-   * validated of it, is kept for this process's workers while there is room.
+   * Commits one request's body; returning means it is durable. `spans`, what the door validated
+   * of it, is kept for this process's workers while there is room.
    */
   async put(
     projectId: string,
     entry: SpoolEntry & { spans?: readonly ValidSpan[] },
   ): Promise<void> {
-    const bytes = entry.bytes ?? entry.body.byteLength;
+    const { spans, ...request } = entry;
+    const bytes = request.bytes ?? request.body.byteLength;
     this.checkRoom(bytes);
-    const id = await spoolRequest(this.db(), projectId, entry);
-    const { spans } = entry;
+    const id = await spoolRequest(this.db(), projectId, { ...request, bytes });
     if (spans && this.decodedSpans + spans.length <= this.keptSpans) {
       this.decoded.set(id, spans);
       this.decodedSpans += spans.length;

@@ -2,7 +2,7 @@
 // What a row holds and why: db/schema/ingest-spool.ts.
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { column, queryRows } from '../sql';
+import { asPgArray, column, queryRows } from '../sql';
 import type { Executor, Transaction } from '../sql';
 
 export type SpoolFormat = 'json' | 'protobuf';
@@ -75,7 +75,7 @@ export async function claimSpooled(
     tx,
     sql`
       select id, project_id, format, gzipped, bytes,
-        case when id = any(${`{${held.join(',')}}`}::bigint[]) then null else body end as body
+        case when id = any(${asPgArray(held.map(String))}::bigint[]) then null else body end as body
       from ingest_spool
       where attempts < ${MAX_SPOOL_ATTEMPTS}
         ${of ? sql`and project_id = ${of.projectId}::uuid` : sql``}
@@ -116,7 +116,9 @@ export async function spooledBody(tx: Transaction, id: number): Promise<Uint8Arr
 /** Removes expanded requests, in the transaction that stored their spans. */
 export async function deleteSpooled(tx: Transaction, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await tx.execute(sql`delete from ingest_spool where id = any(${`{${ids.join(',')}}`}::bigint[])`);
+  await tx.execute(
+    sql`delete from ingest_spool where id = any(${asPgArray(ids.map(String))}::bigint[])`,
+  );
 }
 
 /** Counts a failed expansion against a request (after its transaction rolled back). */
