@@ -4,8 +4,10 @@
 import type { Database } from '../db/client';
 import { missingKey } from '../db/projects';
 import type { KeyScope } from '../db/projects';
+import { AppError } from '../lib/app-error';
 import type { Admission } from './admission';
 import { ingestSpans } from './ingest-spans';
+import { recentLoopLagMs } from './loop-lag';
 import { rejectionMessage } from './otlp/encode-response';
 import type { OtlpFormat } from './otlp/types';
 import { decodeOtlpBody, readBodyAsSent } from './read-body';
@@ -49,6 +51,8 @@ export interface IngestDeps {
    * one, the spans are stored before the answer (tools and tests that embed the core).
    */
   spool?: IngestSpool;
+  /** This process's recent event-loop lag, ms (loop-lag.ts; a test sets its own). */
+  loopLagMs?: () => number;
 }
 
 /**
@@ -77,6 +81,8 @@ export async function exportTraces(
       ...deps.body,
       gzipped: request.gzipped,
       declaredBytes: request.declaredBytes,
+    }).catch((error: unknown) => {
+      throw slowBecauseBusy(error, deps);
     });
     await ticket.work();
     const { spans, rejectedCount, messages } = validateSpans(decodeOtlpBody(request.format, body));
@@ -102,4 +108,21 @@ export async function exportTraces(
   } finally {
     ticket.leave();
   }
+}
+
+// Past it, this process is too busy to tell a slow client from its own slow reading.
+const BUSY_LOOP_LAG_MS = 50;
+
+/**
+ * A body cut as too slow while this server's event loop lags is refused as retryable (429 with
+ * Retry-After: an exporter tries again) rather than 408, which exporters take as final: the
+ * slowness may be the server's own. A trickling client at an idle server still gets 408.
+ */
+function slowBecauseBusy(error: unknown, deps: IngestDeps): unknown {
+  if (!(error instanceof AppError) || error.code !== 'request_timeout') return error;
+  const lag = (deps.loopLagMs ?? recentLoopLagMs)();
+  if (lag < BUSY_LOOP_LAG_MS) return error;
+  return deps.admission.refusal(
+    `${error.message.replace(/;.*$/, '')}, while this server is busy (its event loop ${Math.round(lag)} ms behind)`,
+  );
 }
