@@ -37,6 +37,11 @@ export interface ApiReadSpec<Q, P, B> {
   /** The JSON body's schema (POST). */
   body?: B;
   settle: SettleScope<{ params: Out<P>; query: Out<Q>; body: Out<B> }>;
+  /**
+   * Wait up to this long for the project's spooled requests to be stored before the read, even
+   * when many wait (the guard: its answer must count the step its caller just exported).
+   */
+  waitForSpoolMs?: number;
 }
 
 export interface ApiReadInput<Q, P, B> {
@@ -72,7 +77,9 @@ export function apiRead<
           const problem = runIdProblem(runId);
           if (problem) throw new AppError('bad_request', problem);
         }
-        for (const runId of runIds) await settle(projectId, runId);
+        for (const runId of runIds) {
+          await settle(projectId, runId, { waitForSpoolMs: spec.waitForSpoolMs });
+        }
       }
       const db = requireDatabase();
       return read({ projectId, db, query, params, body } as ApiReadInput<Q, P, B>);

@@ -9,6 +9,7 @@ import {
   claimSpooled,
   countSpooledOf,
   deleteSpooled,
+  lastSpooledIdOf,
   recordSpoolFailure,
   spooledBody,
 } from '../db/write/ingest-spool';
@@ -101,6 +102,35 @@ export class SpoolWorkers {
     }
     this.options.onStored?.();
     return true;
+  }
+
+  /**
+   * Waits until every request of the project spooled before this call is stored, at most
+   * `timeoutMs`, storing them itself once few are left (as `catchUp`); false when some still
+   * wait. For an answer that must reflect what the caller just exported (the guard).
+   */
+  async storedUpToNow(
+    projectId: string,
+    options: { db?: Database; upTo?: number; timeoutMs: number },
+  ): Promise<boolean> {
+    const db = options.db ?? this.options.db();
+    if (!db) return false;
+    const last = await lastSpooledIdOf(db, projectId);
+    if (last === null) return true;
+    const until = Date.now() + options.timeoutMs;
+    for (;;) {
+      const waiting = await countSpooledOf(db, projectId, last);
+      if (waiting === 0) return true;
+      // Few left: store them here (rows a worker holds are skipped, and counted until it commits).
+      const stored = waiting <= (options.upTo ?? 32) ? await this.expand(db, { projectId }) : 0;
+      if (stored > 0) {
+        this.options.onStored?.();
+        continue;
+      }
+      if (Date.now() > until) return false;
+      this.kick();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 
   private async loop(): Promise<void> {

@@ -367,6 +367,33 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     await handle.db.execute(sql`delete from ingest_spool`);
   });
 
+  it('lets the guard wait for the workers when many wait, and give up at its deadline', async () => {
+    const projectId = await ensureProject(handle.db, 'wait-for-spool');
+    const spool = new IngestSpool(() => handle.db);
+    const workers = workersOn(handle, spool);
+    const four = requests.slice(0, 4);
+    for (const request of four)
+      await spool.put(projectId, { format: request.format, body: request.body });
+    // More than it stores itself and no worker running: it waits its time, then says so.
+    const started = Date.now();
+    expect(await workers.storedUpToNow(projectId, { upTo: 3, timeoutMs: 150 })).toBe(false);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 4 });
+
+    // With the workers running it returns once they have stored all four.
+    const waiting = workers.storedUpToNow(projectId, { upTo: 3, timeoutMs: 30_000 });
+    workers.start(20);
+    try {
+      expect(await waiting).toBe(true);
+      expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
+      expect((await spansOf(handle, projectId)).length).toBeGreaterThan(0);
+      // Nothing waiting: it answers at once.
+      expect(await workers.storedUpToNow(projectId, { timeoutMs: 0 })).toBe(true);
+    } finally {
+      await workers.stop();
+    }
+  });
+
   it('leaves a request it cannot store after a few tries (stuck), and stores the ones after it', async () => {
     const projectId = await ensureProject(handle.db, 'poison');
     const spool = new IngestSpool(() => handle.db);

@@ -121,10 +121,21 @@ export function createAlertSender(
  * Stores the project's spooled requests and derives what a read is about to read (the project's
  * marked runs, or one run), so every answer includes every span acknowledged before it.
  */
-export async function settle(projectId: string, runId?: string): Promise<void> {
+export async function settle(
+  projectId: string,
+  runId?: string,
+  options: { waitForSpoolMs?: number } = {},
+): Promise<void> {
   // The project's spooled requests first, when few wait; when many do, the read answers from
-  // what is stored and the dashboard says how far behind (health's `spool`).
-  await getRuntime().spoolWorkers?.workers.catchUp(projectId, { db: requireDatabase() });
+  // what is stored and the dashboard says how far behind (health's `spool`). An answer that
+  // must reflect what its caller just exported (the guard) waits for the workers instead.
+  const workers = getRuntime().spoolWorkers?.workers;
+  const db = requireDatabase();
+  if (options.waitForSpoolMs !== undefined) {
+    await workers?.storedUpToNow(projectId, { db, timeoutMs: options.waitForSpoolMs });
+  } else {
+    await workers?.catchUp(projectId, { db });
+  }
   await settleRuns(requireDatabase(), deriveContext(getRuntime()), projectId, { runId });
 }
 

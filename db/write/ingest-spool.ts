@@ -129,15 +129,31 @@ export async function recordSpoolFailure(db: Executor, id: number, error: string
   `);
 }
 
-/** Requests of one project waiting (claimable ones). */
-export async function countSpooledOf(db: Executor, projectId: string): Promise<number> {
+/** Requests of one project waiting (claimable ones); with `upToId`, those spooled up to it. */
+export async function countSpooledOf(
+  db: Executor,
+  projectId: string,
+  upToId?: number,
+): Promise<number> {
   const [row] = await queryRows(
     db,
     sql`select count(*) as n from ingest_spool
-      where project_id = ${projectId}::uuid and attempts < ${MAX_SPOOL_ATTEMPTS}`,
+      where project_id = ${projectId}::uuid and attempts < ${MAX_SPOOL_ATTEMPTS}
+        ${upToId === undefined ? sql`` : sql`and id <= ${upToId}`}`,
     z.object({ n: column.number }),
   );
   return row?.n ?? 0;
+}
+
+/** The id of the project's newest waiting request, or null when none waits. */
+export async function lastSpooledIdOf(db: Executor, projectId: string): Promise<number | null> {
+  const [row] = await queryRows(
+    db,
+    sql`select max(id) as id from ingest_spool
+      where project_id = ${projectId}::uuid and attempts < ${MAX_SPOOL_ATTEMPTS}`,
+    z.object({ id: column.numberOrNull }),
+  );
+  return row?.id ?? null;
 }
 
 export async function readSpoolBacklog(db: Executor): Promise<SpoolBacklog> {
