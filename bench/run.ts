@@ -1,7 +1,7 @@
 // `npm run bench [-- PART…] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]`
 // Runs the parts in order (all by default), then prints one table with the machine it ran on.
-// Parts: ingest, decode, overload, burst (bench/ingest, decode, overload, burst), reads,
-// trajectory, retention.
+// Parts: ingest, decode, overload, burst (bench/ingest, decode, overload, burst), loop (the guard
+// in the loop and time to visible), reads, trajectory, retention.
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ export const PARTS = [
   'decode',
   'overload',
   'burst',
+  'loop',
   'reads',
   'trajectory',
   'retention',
@@ -30,6 +31,7 @@ const LOADERS: Record<PartName, () => Promise<BenchPart | null>> = {
   decode: () => import('./decode/index'),
   overload: () => import('./overload/index'),
   burst: () => import('./burst/index'),
+  loop: () => import('./loop/index'),
   // Parts 3 and 4 plug in here: bench/reads/index.ts and bench/trajectory/index.ts, each
   // exporting `async function run(options: BenchOptions): Promise<BenchSection>`. Until a file
   // exists its part reports that it is not there yet.

@@ -82,7 +82,23 @@ describe('bench smoke', () => {
     );
   }, 120_000);
 
-  it('burst: 2.5 times the rate taken in by the spool, nothing lost, every span stored after it', async () => {
+  it('loop: the guard answers each step under background ingest, and each step becomes visible', async () => {
+    const options = benchOptions({
+      quick: true,
+      server: 'in-process',
+      databases: ['postgres'],
+      log: quiet,
+    });
+    options.shared.sustainableSpansPerSecond.postgres = 1000;
+    const [section] = await runParts(['loop'], options);
+    expectShape(section!);
+    const named = section!.rows.find((r) => /guard answers counting the step/.test(r.metric));
+    expect(named?.pass).toBe(true);
+    expect(numeric(section!, /10 steps \(p50\)$/)).toBeGreaterThan(0);
+    expect(numeric(section!, /time to visible: p99/)).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('burst: 3 times the rate taken in by the spool, nothing lost, every span stored after it', async () => {
     const options = benchOptions({
       quick: true,
       server: 'in-process',
