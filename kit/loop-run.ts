@@ -62,6 +62,11 @@ export class LoopRun {
   private readonly steps: LoopStep[] = [];
   private ended = false;
   private readonly host: StepHost;
+  /**
+   * The budgets and progress direction, on the run span and on every step span too: the run
+   * span is exported only when the run ends, and the guard must read them while it runs.
+   */
+  private readonly runningFacts: Attributes = {};
 
   constructor(
     private readonly tracer: Tracer,
@@ -81,12 +86,14 @@ export class LoopRun {
     if (options.sessionId) attributes['loop.session.id'] = options.sessionId;
     if (options.tags?.length) attributes['loop.tags'] = [...options.tags];
     if (this.limits.maxSteps !== undefined)
-      attributes['loop.limits.max_steps'] = this.limits.maxSteps;
-    if (this.limits.maxUsd !== undefined) attributes['loop.limits.max_usd'] = this.limits.maxUsd;
+      this.runningFacts['loop.limits.max_steps'] = this.limits.maxSteps;
+    if (this.limits.maxUsd !== undefined)
+      this.runningFacts['loop.limits.max_usd'] = this.limits.maxUsd;
     if (this.limits.wallClockMs !== undefined)
-      attributes['loop.limits.wall_clock_ms'] = this.limits.wallClockMs;
+      this.runningFacts['loop.limits.wall_clock_ms'] = this.limits.wallClockMs;
     if (options.progressDirection)
-      attributes['loop.progress.direction'] = options.progressDirection;
+      this.runningFacts['loop.progress.direction'] = options.progressDirection;
+    Object.assign(attributes, this.runningFacts);
     const parent = options.parent ?? context.active();
     const startTime = options.startTime ?? options.clock?.();
     this.startMs = typeof startTime === 'number' ? startTime : Date.now();
@@ -141,7 +148,7 @@ export class LoopRun {
   /** Starts step n+1: one iteration of perceive, reason, act, verify. */
   step(options: StepOptions = {}): LoopStep {
     const index = this.steps.length + 1;
-    const attributes: Attributes = { 'loop.step': index };
+    const attributes: Attributes = { 'loop.step': index, ...this.runningFacts };
     if (this.options.runId) attributes['loop.run.id'] = this.options.runId;
     const span = this.tracer.startSpan(
       `step ${index}`,

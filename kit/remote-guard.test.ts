@@ -53,6 +53,28 @@ describe('remoteGuard', () => {
     expect(decisions).toEqual(['continue', 'continue', 'escalate']);
   });
 
+  it('holds a running run to its declared step limit: the run span is not exported yet', async () => {
+    const guard = remoteGuard({ url: server.url, key: server.key, flush: sender.flush });
+    const run = startRun(sender.tracer, {
+      goal: 'Summarise the open issues',
+      agent: 'coder',
+      runId: 'remote-guard-limit',
+      limits: { maxSteps: 2 },
+    });
+    const verdicts = [];
+    for (const issue of [1, 2]) {
+      run
+        .step({ action: 'read_issue', args: { issue } })
+        .observe({ state: { read: issue } })
+        .end();
+      verdicts.push(await agree(run, guard));
+    }
+    expect(verdicts.map((v) => v.decision)).toEqual(['continue', 'terminate']);
+    expect(verdicts[1]).toMatchObject({ reasonCode: 'call_limit_exceeded', step: 2 });
+    expect(verdicts[1]?.evidence).toBe('2 steps taken; loop.limits.max_steps is 2');
+    run.end({ kind: 'step_ceiling', steps: 2, cap: 2 });
+  });
+
   it('terminates the restart loop at its repeat, and says why when the server refuses', async () => {
     const guard = remoteGuard({ url: server.url, key: server.key, flush: sender.flush });
     const run = startRun(sender.tracer, { goal: 'Bring the orders service back up' });
