@@ -86,22 +86,8 @@ export class SpoolWorkers {
    * Stores a project's spooled requests now, when there are at most `upTo` (a read about to
    * answer includes every acknowledged span); false when more wait, and the read is behind.
    */
-  async catchUp(
-    projectId: string,
-    options: { db?: Database; upTo?: number } = {},
-  ): Promise<boolean> {
-    // The reader's own database handle: the workers' pool may be busy with their transactions.
-    const db = options.db ?? this.options.db();
-    const upTo = options.upTo ?? 32;
-    if (!db) return false;
-    const waiting = await countSpooledOf(db, projectId);
-    if (waiting === 0) return true;
-    if (waiting > upTo) return false;
-    while ((await this.expand(db, { projectId })) > 0) {
-      // until none of the project's is left
-    }
-    this.options.onStored?.();
-    return true;
+  catchUp(projectId: string, options: { db?: Database; upTo?: number } = {}): Promise<boolean> {
+    return this.storedUpToNow(projectId, { ...options, timeoutMs: 0 });
   }
 
   /**
@@ -113,6 +99,7 @@ export class SpoolWorkers {
     projectId: string,
     options: { db?: Database; upTo?: number; timeoutMs: number },
   ): Promise<boolean> {
+    // The reader's own database handle: the workers' pool may be busy with their transactions.
     const db = options.db ?? this.options.db();
     if (!db) return false;
     const last = await lastSpooledIdOf(db, projectId);
@@ -127,7 +114,7 @@ export class SpoolWorkers {
         this.options.onStored?.();
         continue;
       }
-      if (Date.now() > until) return false;
+      if (Date.now() >= until) return false;
       this.kick();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -9,11 +9,11 @@ export const dynamic = 'force-dynamic';
 
 const body = z.object({ runId: safeText().min(1).max(500) });
 
-/** The deterministic continue / warn / terminate / escalate for the run as stored now. */
 // A harness asks right after exporting its step: under a spool backlog the answer waits for the
 // workers (which take the oldest first) rather than decide on the trajectory without that step.
 const WAIT_FOR_SPOOL_MS = 10_000;
 
+/** The deterministic continue / warn / terminate / escalate for the run as stored now. */
 export const POST = apiRead(
   { body, settle: ({ body }) => body, waitForSpoolMs: WAIT_FOR_SPOOL_MS },
   async ({ db, projectId, body: { runId } }) => {
