@@ -9,21 +9,32 @@ const WINDOW_MS = 5000;
 
 let histogram: IntervalHistogram | null = null;
 let previous = 0;
-let windowStarted = 0;
 
-/** The 99th percentile of the event loop's delay over the last few seconds, ms. */
-export function recentLoopLagMs(now = Date.now()): number {
+function p99Ms(h: IntervalHistogram): number {
+  return h.count > 0 ? h.percentile(99) / 1e6 : 0;
+}
+
+/**
+ * Starts watching the event loop (once per process; later calls do nothing). The server starts
+ * it with its runtime, so the first slow body after boot is judged with a reading; a window is
+ * closed on a timer, so a reading after a quiet hour is not that hour's.
+ */
+export function startLoopLagMonitor(): void {
+  if (histogram !== null) return;
+  const watched = monitorEventLoopDelay({ resolution: 10 });
+  watched.enable();
+  histogram = watched;
+  setInterval(() => {
+    previous = p99Ms(watched);
+    watched.reset();
+  }, WINDOW_MS).unref();
+}
+
+/** The 99th percentile of the event loop's delay over the last one or two windows, ms. */
+export function recentLoopLagMs(): number {
   if (histogram === null) {
-    histogram = monitorEventLoopDelay({ resolution: 10 });
-    histogram.enable();
-    windowStarted = now;
+    startLoopLagMonitor();
     return 0;
   }
-  const current = histogram.count > 0 ? histogram.percentile(99) / 1e6 : 0;
-  if (now - windowStarted >= WINDOW_MS) {
-    previous = current;
-    histogram.reset();
-    windowStarted = now;
-  }
-  return Math.max(previous, current);
+  return Math.max(previous, p99Ms(histogram));
 }

@@ -15,6 +15,7 @@ import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns, retentionBatch } from '../db/write/expire-runs';
 import { keepTimePartitions } from '../db/write/time-partitions';
 import { endIdleRuns } from '../derive/end-idle-runs';
+import { startLoopLagMonitor } from '../ingest/loop-lag';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
 import { newAlertKey, parseAlertKey } from '../lib/alerts/secret-box';
 import { readLoopSettings, readPriceFile } from '../lib/settings';
@@ -53,6 +54,7 @@ export function createRuntime(config: ServerConfig, log: (message: string) => vo
     log,
   };
   setRuntime(runtime);
+  startLoopLagMonitor();
   return runtime;
 }
 
