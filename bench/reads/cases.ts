@@ -16,7 +16,7 @@ import { column as dbColumn, queryRows } from '../../db/sql';
 import { z } from 'zod';
 import type { RunSort, TimeWindow } from '../../lib/filters';
 import { WEEK_MS, isoWeekStartMs, utcDate } from '../../trajectory/report-weeks';
-import { PROBE_RUN_ID } from './dataset';
+import { FIXED_WORD, FIXED_WORD_RUNS_PER_DAY, PROBE_RUN_ID } from './dataset';
 
 export interface ReadCase {
   name: string;
@@ -141,6 +141,7 @@ export async function readCases(
   // sessions list and a session's page ask for them.
   for (const [label, q] of [
     ['a rare goal word', 'task 613'],
+    [`a word in ${FIXED_WORD_RUNS_PER_DAY} runs a day at either size`, FIXED_WORD],
     ['an action every run took', 'read_file'],
     ['no match', 'no-such-word'],
   ] as const) {

@@ -120,7 +120,7 @@ export function runLine(projectId: string, run: GeneratedRun): string {
     run.goal,
     run.exitReason,
     run.exitReason === null ? null : 'attribute',
-    null,
+    run.exitDetail,
     run.exitCategory,
     run.exitCategory === 'budget_exhausted' ? 'steps' : null,
     run.verification,

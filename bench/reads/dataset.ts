@@ -137,6 +137,8 @@ export interface GeneratedRun {
   searchText: string;
   exitCategory: ExitCategory;
   exitReason: string | null;
+  /** Set on a fixed number of runs whatever the size (`FIXED_WORD_RUNS_PER_DAY`). */
+  exitDetail: string | null;
   verification: 'verified' | 'contradicted' | 'unverified';
   verifiedUnits: number;
   startedAtMs: number;
@@ -158,6 +160,14 @@ export interface GeneratedRun {
   firstSignalStep: number | null;
   steps: GeneratedStep[];
 }
+
+/**
+ * A search's word in the same number of runs at every size (as a ticket or customer's name would
+ * be): `task 613` is in 0.1 % of runs, so its first page holds 1 run at 100k and a full 51 at 10M.
+ */
+export const FIXED_WORD = 'acmepay';
+export const FIXED_WORD_RUNS_PER_DAY = 8;
+const FIXED_WORD_DETAIL = `quota exceeded for ${FIXED_WORD}`;
 
 /** Step counts of the dataset's runs (the probe apart), drawn from their own stream. */
 export function planRuns(spec: DatasetSpec): number[] {
@@ -202,6 +212,7 @@ export function generateRun(
   count: number,
   startAt: number | ((stepMs: number) => number),
   probe = false,
+  fixedWord = false,
 ): GeneratedRun {
   const rand = prng(spec.seed * 1_000_003 + n + 7);
   const agent = pick(
@@ -281,11 +292,12 @@ export function generateRun(
       variant,
       actions: [...new Set(steps.map((s) => s.action))],
       exitReason: category === 'unknown' || running ? null : category,
-      exitDetail: null,
+      exitDetail: fixedWord ? FIXED_WORD_DETAIL : null,
       spans: [],
     }),
     exitCategory: category,
     exitReason: category === 'unknown' || running ? null : category,
+    exitDetail: fixedWord ? FIXED_WORD_DETAIL : null,
     verification: verified ? 'verified' : fabricated ? 'contradicted' : 'unverified',
     verifiedUnits: verified ? 1 + Math.floor(rand() * 4) : 0,
     startedAtMs,
@@ -316,7 +328,12 @@ export function* generateRuns(spec: DatasetSpec, counts = planRuns(spec)): Gener
     yield generateRun(spec, -1, spec.probeSteps, probeStart, true);
   }
   const jitter = prng(spec.seed + 1);
-  for (let n = 0; n < counts.length; n++) {
-    yield generateRun(spec, n, counts[n]!, startOf(spec, n, counts.length, jitter()));
+  const fixed = FIXED_WORD_RUNS_PER_DAY * spec.spanDays;
+  const total = counts.length;
+  for (let n = 0; n < total; n++) {
+    // Runs are spread evenly in n over the span, so every (total ÷ fixed)th run is `fixed` in all.
+    const fixedWord = Math.floor(((n + 1) * fixed) / total) > Math.floor((n * fixed) / total);
+    const startAt = startOf(spec, n, total, jitter());
+    yield generateRun(spec, n, counts[n]!, startAt, false, fixedWord);
   }
 }

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rawRows } from '../../db/test-database';
 import { benchOptions } from '../shared/report';
-import { PROBE_RUN_ID } from './dataset';
+import { FIXED_WORD, FIXED_WORD_RUNS_PER_DAY, PROBE_RUN_ID } from './dataset';
 import { fillDataset, openBenchDatabase } from './fill';
 import { run } from './index';
 
@@ -35,6 +35,12 @@ describe.each(['postgres', 'pglite'] as const)('read bench fill on %s', (kind) =
           where r.step_count <> (select count(*) from steps s where s.run_id = r.id)
              or abs(r.cost_usd - (select sum(cost_usd) from steps s where s.run_id = r.id)) > 1e-9`),
       ).toEqual({ n: 0 });
+      // The search bench's fixed word: in the same number of runs whatever the size.
+      expect(
+        await one(
+          sql`select count(*)::int as n from runs where search_text ilike ${`%${FIXED_WORD}%`}`,
+        ),
+      ).toEqual({ n: FIXED_WORD_RUNS_PER_DAY * 3 });
       expect(await one(sql`select step_count from runs where id = ${PROBE_RUN_ID}`)).toEqual({
         step_count: 200,
       });

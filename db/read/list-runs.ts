@@ -9,9 +9,11 @@ import { CURSOR_PROBLEM, decodeRunCursor, encodeRunCursor } from '../../lib/run-
 import type { RunCursor } from '../../lib/run-cursor';
 import { runs } from '../schema';
 import type { Executor } from '../sql';
+import { commonSearchWords } from './common-search-words';
 import { runScope } from './run-filters';
 import type { RunScope } from './run-filters';
-import { toRunSummary } from './run-summary';
+import { runSummaryColumns, toRunSummary } from './run-summary';
+import type { RunSummaryRecord } from './run-summary';
 
 export interface RunListQuery extends RunScope {
   sort: RunSort;
@@ -49,10 +51,11 @@ export async function listRuns(
         ? sql`(${column}, ${runs.id}) < (${typed(after.value)}, ${after.id})`
         : sql`(${column}, ${runs.id}) > (${typed(after.value)}, ${after.id})`;
   const direction = query.order === 'desc' ? desc : asc;
+  const checkedWords = await commonSearchWords(db, query.q);
   const rows = await db
-    .select()
+    .select(runSummaryColumns)
     .from(runs)
-    .where(and(runScope(query), keyset))
+    .where(and(runScope({ ...query, checkedWords }), keyset))
     .orderBy(direction(column), direction(runs.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
@@ -61,7 +64,7 @@ export async function listRuns(
   return { runs: page.map(toRunSummary), nextCursor };
 }
 
-function encodeCursor(sort: RunSort, row: typeof runs.$inferSelect): string {
+function encodeCursor(sort: RunSort, row: RunSummaryRecord): string {
   const value =
     sort === 'startedAt'
       ? new Date(row.startedAt).toISOString()

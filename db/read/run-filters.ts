@@ -20,6 +20,8 @@ export interface RunScope {
   finished?: boolean;
   /** Words that must all appear in the run's search text (db/schema/runs.ts `search_text`). */
   q?: string;
+  /** Words of `q` matched on the rows the others found, not in the index (common-search-words.ts). */
+  checkedWords?: readonly string[];
   verification?: VerificationState;
   model?: string;
   costAbove?: number;
@@ -56,7 +58,7 @@ export function runScope(scope: RunScope): SQL {
     scope.toCheck
       ? sql`${runs.exitCategory} in ('goal_satisfied', 'model_stopped') and ${runs.verification} = 'unverified'`
       : undefined,
-    ...searchWords(scope.q).map((word) => sql`${runs.searchText} ilike ${likePattern(word)}`),
+    ...searchWords(scope.q).map((word) => searchCondition(word, scope.checkedWords)),
   ];
   return and(...conditions) as SQL;
 }
@@ -66,6 +68,14 @@ export function searchWords(q: string | undefined): string[] {
   if (q === undefined) return [];
   const words = new Set(q.split(/\s+/).filter((w) => w !== ''));
   return [...words].slice(0, MAX_SEARCH_WORDS);
+}
+
+function searchCondition(word: string, checked: readonly string[] | undefined): SQL {
+  const pattern = likePattern(word);
+  // The same text, but not the indexed expression: the planner checks it on the rows.
+  return checked?.includes(word)
+    ? sql`(${runs.searchText} || '') ilike ${pattern}`
+    : sql`${runs.searchText} ilike ${pattern}`;
 }
 
 /** `%word%` with the word's own `%`, `_` and `\` matched as the characters they are. */

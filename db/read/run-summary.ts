@@ -1,10 +1,50 @@
 // A runs row as the API's RunSummary (and the trajectory view's RunDetail).
 import type { RunDetail, RunSummary } from '../../lib/api-types';
-import type { runs } from '../schema';
+import { runs } from '../schema';
 
 export type RunRecord = typeof runs.$inferSelect;
 
-export function toRunSummary(row: RunRecord): RunSummary {
+/**
+ * The columns a RunSummary is made of. Lists select these, not the whole row: the search text
+ * alone may be 16 KB a run, and a page of 50 runs would carry it for nothing.
+ */
+export const runSummaryColumns = {
+  id: runs.id,
+  traceIds: runs.traceIds,
+  agent: runs.agent,
+  variant: runs.variant,
+  goal: runs.goal,
+  exitReason: runs.exitReason,
+  exitCategory: runs.exitCategory,
+  exitKind: runs.exitKind,
+  verification: runs.verification,
+  verifiedUnits: runs.verifiedUnits,
+  verificationSource: runs.verificationSource,
+  sessionId: runs.sessionId,
+  tags: runs.tags,
+  startedAt: runs.startedAt,
+  endedAt: runs.endedAt,
+  durationMs: runs.durationMs,
+  stepCount: runs.stepCount,
+  costUsd: runs.costUsd,
+  inputTokens: runs.inputTokens,
+  outputTokens: runs.outputTokens,
+  repeatStep: runs.repeatStep,
+  repeatOf: runs.repeatOf,
+  revisitStep: runs.revisitStep,
+  revisitOf: runs.revisitOf,
+  revisitCycle: runs.revisitCycle,
+  stallStep: runs.stallStep,
+  toolCircuitStep: runs.toolCircuitStep,
+  toolCircuitTool: runs.toolCircuitTool,
+  fabricatedSuccess: runs.fabricatedSuccess,
+  unexplainedStop: runs.unexplainedStop,
+  wastedUsd: runs.wastedUsd,
+};
+
+export type RunSummaryRecord = Pick<RunRecord, keyof typeof runSummaryColumns>;
+
+export function toRunSummary(row: RunSummaryRecord): RunSummary {
   return {
     id: row.id,
     traceIds: row.traceIds,

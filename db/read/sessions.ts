@@ -12,7 +12,7 @@ import { CURSOR_PROBLEM, decodeRunCursor, encodeRunCursor } from '../../lib/run-
 import { runs } from '../schema';
 import type { Executor } from '../sql';
 import { asPgArray, column, queryRows } from '../sql';
-import { toRunSummary } from './run-summary';
+import { runSummaryColumns, toRunSummary } from './run-summary';
 
 export interface SessionSummary {
   id: string;
@@ -212,7 +212,7 @@ export async function getSession(
   { projectId, sessionId }: { projectId: string; sessionId: string },
 ): Promise<{ session: SessionSummary; runs: RunSummary[] } | null> {
   const rows = await db
-    .select()
+    .select(runSummaryColumns)
     .from(runs)
     .where(and(eq(runs.projectId, projectId), eq(runs.sessionId, sessionId)))
     .orderBy(asc(runs.startedAt), asc(runs.id))
