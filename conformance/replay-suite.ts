@@ -5,7 +5,9 @@
 // must still read wrong.
 import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRows } from '@/db/test-database';
 import type { TestDatabaseKind } from '@/db/test-database';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
@@ -69,6 +71,13 @@ async function replay(server: TestServer, name: string, capture: Capture): Promi
     expect(response.status, `${name}/${request.file}`).toBe(200);
   }
   await server.settle(project.projectId);
+  // A run that failed to derive reads as missing or stale below; its error says why.
+  const failures = await rawRows(
+    server.database.db,
+    sql`select run_id, error from derive_failures where project_id = ${project.projectId}::uuid
+      order by run_id`,
+  );
+  expect(failures, `${name}: runs that failed to derive`).toEqual([]);
   const { runs } = await getJson<{ runs: RunSummary[] }>(
     server,
     project.key,

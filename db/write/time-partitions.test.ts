@@ -194,6 +194,9 @@ describe.each(TEST_DATABASE_KINDS)('weekly partitions of spans and steps on %s',
     await sendRun('ret-45', BigInt(now - 45 * DAY) * NS);
     await sendRun('ret-12', BigInt(now - 12 * DAY) * NS);
     await sendRun('ret-2', BigInt(now - 2 * DAY) * NS);
+    // Runs in DEFAULT at a type's edges, one past retention and one not: this test's own.
+    await sendRun('ret-epoch', 1n);
+    await sendRun('ret-far-future', 18_446_744_073_709_551_615n - 10_000_000_000n);
     const other = await server.newProject('partitions-other');
     await server.settle();
     expect(await placement('ret-45')).toContain(`spans:${partitionName('spans', oldWeek)}:3`);
@@ -222,9 +225,9 @@ describe.each(TEST_DATABASE_KINDS)('weekly partitions of spans and steps on %s',
     expect(await placement('ret-12')).toEqual([]);
     expect(await readable('ret-2')).toBe(2);
     // The 1970 run was past retention: its DEFAULT rows went by key; the far-future one stays.
-    expect(await placement('part-epoch')).toEqual([]);
-    expect(await placement('part-far-future')).toContain('spans:spans_default:3');
-    for (const id of ['ret-45', 'ret-12', 'part-epoch']) {
+    expect(await placement('ret-epoch')).toEqual([]);
+    expect(await placement('ret-far-future')).toContain('spans:spans_default:3');
+    for (const id of ['ret-45', 'ret-12', 'ret-epoch']) {
       expect((await call(`/api/v1/runs/${id}`)).status).toBe(404);
     }
     for (const projectId of [server.projectId, other.projectId]) {
