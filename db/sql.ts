@@ -71,7 +71,7 @@ function safeJson(text: string): unknown {
 }
 
 /** A batch of rows as one JSON parameter, unpacked by `jsonb_to_recordset` in SQL. */
-export function asJsonParam(rows: readonly object[]): string {
+export function asJsonParam(rows: readonly unknown[]): string {
   return JSON.stringify(rows);
 }
 

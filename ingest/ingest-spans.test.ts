@@ -5,7 +5,7 @@ import { ensureProject } from '../db/projects';
 import { rawRows } from '../db/test-database';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '../db/test-database';
 import { ingestSpans } from './ingest-spans';
-import { span } from './test-spans';
+import { attrs, span } from './test-spans';
 
 describe.each(TEST_DATABASE_KINDS)('ingestSpans on %s', (kind) => {
   let handle: DatabaseHandle;
@@ -44,6 +44,32 @@ describe.each(TEST_DATABASE_KINDS)('ingestSpans on %s', (kind) => {
     );
     expect(results.every((r) => r.storedSpans === 40)).toBe(true);
     expect(await count(traceId)).toBe(40);
+  });
+
+  it('stores each span with its own resource when a batch holds several, shared or not', async () => {
+    const traceId = 'feedface000000000000000000000003';
+    const shared = attrs({ 'service.name': 'shared', 'host.name': 'h1' });
+    const batch = [
+      span(2, null, 'a', 1000, 2000, {}, { traceId, resource: shared }),
+      span(3, 2, 'b', 1001, 2000, {}, { traceId, resource: attrs({ 'service.name': 'own' }) }),
+      span(4, 2, 'c', 1002, 2000, {}, { traceId, resource: shared }),
+      // Equal to the shared one but another object: stored the same.
+      span(5, 2, 'd', 1003, 2000, {}, { traceId, resource: attrs({ ...shared }) }),
+      span(6, 2, 'e', 1004, 2000, {}, { traceId, resource: attrs({}) }),
+    ];
+    await ingestSpans(handle.db, projectId, batch);
+    const rows = await rawRows(
+      handle.db,
+      sql`select name, resource from spans where trace_id = ${traceId} order by name`,
+    );
+    const plain = { 'service.name': 'shared', 'host.name': 'h1' };
+    expect(rows).toEqual([
+      { name: 'a', resource: plain },
+      { name: 'b', resource: { 'service.name': 'own' } },
+      { name: 'c', resource: plain },
+      { name: 'd', resource: plain },
+      { name: 'e', resource: {} },
+    ]);
   });
 
   it('text with tabs, newlines, quotes and backslashes is stored exactly', async () => {

@@ -19,15 +19,28 @@ export async function storeSpans(
   rows: readonly SpanRow[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  // A request's spans share one or a few resources: each is sent once and the rows point at it,
+  // not repeated per row (a sixth of the parameter for a typical SDK's resource).
+  const resources: unknown[] = [];
+  const resourceAt = new Map<unknown, number>();
+  const pointing = rows.map((row) => {
+    let at = resourceAt.get(row.resource);
+    if (at === undefined) {
+      at = resources.length;
+      resources.push(row.resource);
+      resourceAt.set(row.resource, at);
+    }
+    return { ...row, resource: at };
+  });
   await tx.execute(sql`
     insert into spans (project_id, trace_id, span_id, parent_span_id, name, kind, start_ms, end_ms,
       status_code, status_message, attributes, events, resource, scope_name, facts, received_at)
     select ${projectId}::uuid, x."traceId", x."spanId", x."parentSpanId", x.name, x.kind, x."startMs",
-      x."endMs", x."statusCode", x."statusMessage", x.attributes, x.events, x.resource, x."scopeName",
-      x.facts, now()
-    from jsonb_to_recordset(${asJsonParam(rows)}::jsonb) as x("traceId" text, "spanId" text,
+      x."endMs", x."statusCode", x."statusMessage", x.attributes, x.events,
+      (select ${asJsonParam(resources)}::jsonb) -> x.resource, x."scopeName", x.facts, now()
+    from jsonb_to_recordset(${asJsonParam(pointing)}::jsonb) as x("traceId" text, "spanId" text,
       "parentSpanId" text, name text, kind smallint, "startMs" float8, "endMs" float8,
-      "statusCode" smallint, "statusMessage" text, attributes jsonb, events jsonb, resource jsonb,
+      "statusCode" smallint, "statusMessage" text, attributes jsonb, events jsonb, resource int,
       "scopeName" text, facts jsonb)
     on conflict (project_id, trace_id, span_id, start_ms) do update set
       parent_span_id = coalesce(excluded.parent_span_id, spans.parent_span_id),
