@@ -1,4 +1,5 @@
-// `npm run bench [-- PART…] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]`
+// `npm run bench [-- PART…] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]
+//   [--loop-rates 1,0.5]`
 // Runs the parts in order (all by default), then prints one table with the machine it ran on.
 // Parts: ingest, decode, overload, burst (bench/ingest, decode, overload, burst), loop (the guard
 // in the loop and time to visible), reads, trajectory, retention.
@@ -98,12 +99,13 @@ export async function main(argv: string[]): Promise<number> {
       'in-process': { type: 'boolean' },
       'no-build': { type: 'boolean' },
       out: { type: 'string' },
+      'loop-rates': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      `Usage: npm run bench -- [${PARTS.join('|')} …] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]`,
+      `Usage: npm run bench -- [${PARTS.join('|')} …] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE] [--loop-rates 1,0.5]`,
     );
     return 0;
   }
@@ -113,7 +115,13 @@ export async function main(argv: string[]): Promise<number> {
   const databases = (values.db?.split(',') ?? ['postgres', 'pglite']).map((d) => d.trim());
   if (databases.some((d) => d !== 'postgres' && d !== 'pglite'))
     throw new Error(`--db takes postgres and/or pglite, not ${values.db}`);
+  const loopRates = (values['loop-rates']?.split(',') ?? ['1']).map(Number);
+  if (loopRates.some((r) => !(r > 0 && r <= 10)))
+    throw new Error(
+      `--loop-rates takes shares of the sustainable rate (0 to 10], not ${values['loop-rates']}`,
+    );
   const options = benchOptions({
+    loopRates,
     quick: values.quick ?? false,
     databases: databases as DatabaseKind[],
     server: values['in-process'] ? 'in-process' : 'built',

@@ -87,11 +87,16 @@ describe('bench smoke', () => {
       quick: true,
       server: 'in-process',
       databases: ['postgres'],
+      loopRates: [1, 0.5],
       log: quiet,
     });
     options.shared.sustainableSpansPerSecond.postgres = 1000;
     const [section] = await runParts(['loop'], options);
     expectShape(section!);
+    // Each share of the rate reports its own rows.
+    expect(numeric(section!, /^postgres at 0\.5 × the rate: time to visible: p99/)).toBeGreaterThan(
+      0,
+    );
     const named = section!.rows.find((r) => /guard answers counting the step/.test(r.metric));
     expect(named?.pass).toBe(true);
     expect(numeric(section!, /10 steps \(p50\)$/)).toBeGreaterThan(0);

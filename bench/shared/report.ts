@@ -39,6 +39,8 @@ export interface BenchOptions {
    */
   server: 'built' | 'in-process';
   shared: SharedResults;
+  /** Shares of the sustainable rate the loop part's background ingest runs at, one after another. */
+  loopRates: number[];
   log(message: string): void;
 }
 
@@ -52,6 +54,7 @@ export function benchOptions(overrides: Partial<BenchOptions> = {}): BenchOption
       'postgres://postgres@127.0.0.1:5432/postgres',
     server: 'built',
     shared: { sustainableSpansPerSecond: {}, bestLanes: {} },
+    loopRates: [1],
     log: (message) => console.log(`[bench] ${message}`),
     ...overrides,
   };
