@@ -103,8 +103,8 @@ test('a 10,000-step run opens and scrolls without freezing; only the rows in vie
   };
   await writeFile(testInfo.outputPath('timings.json'), JSON.stringify(timings, null, 2));
   await testInfo.attach('timings', { path: testInfo.outputPath('timings.json') });
-  // A freeze, not a speed goal: 1,611 ms was seen once under CI's own load on two cores; a page
-  // that mounted every row would block for many seconds (the mounted counts above say why).
+  // A freeze, not a speed goal: 1,611 ms was seen once under CI's own load on two cores. A page
+  // that mounted every row is caught by the mounted counts above, not by this bound.
   expect(longest).toBeLessThan(2500);
   // The page ships the steps' lanes, never their raw attributes (those load one step at a time).
   expect(html).not.toContain('loop.action.args');

@@ -20,7 +20,7 @@ export async function storeSpans(
 ): Promise<void> {
   if (rows.length === 0) return;
   // A request's spans share one or a few resources: each is sent once and the rows point at it,
-  // not repeated per row (a sixth of the parameter for a typical SDK's resource).
+  // not repeated per row (about a sixth of the parameter in the ingest bench's batches).
   const resources: unknown[] = [];
   const resourceAt = new Map<unknown, number>();
   const pointing = rows.map((row) => {
