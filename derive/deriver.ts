@@ -37,6 +37,11 @@ export class Deriver extends RepeatingPass {
     return this.waiting.get(projectId) ?? 0;
   }
 
+  /** Projects with more than `limit` marked runs waiting. */
+  projectsOver(limit: number): string[] {
+    return [...this.waiting].filter(([, n]) => n > limit).map(([projectId]) => projectId);
+  }
+
   /** Counts the due marks again (the health check and ingest's backlog check read the count). */
   async recount(): Promise<void> {
     const db = this.db();

@@ -221,30 +221,61 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
     expect(response.status).toBe(status);
   });
 
-  it("answers 429 with Retry-After while its project's derivation lags too far behind, and only to that project", async () => {
-    const { config, deriver } = server.runtime;
+  it("holds a project's requests in the spool while its derivation lags, refuses it only once it holds half the spool, and never its neighbour", async () => {
+    const { config, deriver, spool } = server.runtime;
     const db = server.database.db;
     const other = await server.newProject(`lagging-neighbour-${kind}`);
-    const saved = config.deriveBacklog;
+    const saved = { backlog: config.deriveBacklog, maxRequests: spool.limits.maxRequests };
+    const heldTrace = kind === 'pglite' ? 'ab'.repeat(16) : 'ac'.repeat(16);
+    const neighbourTrace = kind === 'pglite' ? 'ad'.repeat(16) : 'ae'.repeat(16);
+    const request = (trace: string, k: number) =>
+      otlpJson([
+        span(trace, `${k}`.padStart(16, '0'), '', { 'loop.run.id': `held-${trace}` }, 10 + k, 11 + k),
+      ]);
+    const storedOf = async (trace: string) =>
+      (
+        await rawRows(
+          db,
+          sql`select count(*)::int as n from spans where trace_id = ${trace}`,
+        )
+      )[0]!.n;
     deriver.stop();
     await deriver.idle();
     config.deriveBacklog = 10;
-    const waiting = Array.from({ length: 11 }, (_, k) => `waiting-${k}`);
-    await markRunsDirty(db, server.projectId, waiting);
+    spool.limits.maxRequests = 4;
+    await markRunsDirty(
+      db,
+      server.projectId,
+      Array.from({ length: 11 }, (_, k) => `waiting-${k}`),
+    );
     await deriver.recount();
     try {
-      const response = await post(server, otlpJson([]), json);
-      expect(response.status).toBe(429);
-      expect(response.headers.get('retry-after')).toBe('1');
-      // Another project's backlog is not this one's.
-      expect((await post(server, otlpJson([]), json, other.key)).status).toBe(200);
+      // Taken while the spool has room for it: a burst of new runs is absorbed, not refused.
+      expect((await post(server, request(heldTrace, 1), json)).status).toBe(200);
+      expect((await post(server, request(heldTrace, 2), json)).status).toBe(200);
+      // Half the spool's bound is this project's: past it, 429 with Retry-After, to it alone.
+      const refused = await post(server, request(heldTrace, 3), json);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(await refused.text()).toMatch(/2 requests of this project wait to be stored/);
+      expect((await post(server, request(neighbourTrace, 1), json, other.key)).status).toBe(200);
+      // The neighbour's spans are stored by the workers; the lagging project's wait in the spool.
+      await expect.poll(() => storedOf(neighbourTrace), { timeout: 10_000 }).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(await storedOf(heldTrace)).toBe(0);
+      expect(spool.shareOf(server.projectId).requests).toBe(2);
     } finally {
-      config.deriveBacklog = saved;
+      config.deriveBacklog = saved.backlog;
+      spool.limits.maxRequests = saved.maxRequests;
       await db.execute(sql`delete from dirty_runs where run_id like 'waiting-%'`);
       await deriver.recount();
       deriver.start(200);
     }
-    expect((await post(server, otlpJson([]), json)).status).toBe(200);
+    // Derivation caught up: the workers store what they held, and the project is taken again.
+    await expect.poll(() => storedOf(heldTrace), { timeout: 10_000 }).toBe(2);
+    expect((await post(server, request(heldTrace, 3), json)).status).toBe(200);
+    await server.settle();
+    expect(await storedOf(heldTrace)).toBe(3);
   });
 
   it('answers 400 naming what is broken for malformed protobuf and JSON', async () => {

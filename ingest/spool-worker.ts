@@ -29,9 +29,25 @@ export interface SpoolWorkerOptions {
    * the transaction that is open, so a large one would hold every 200 behind it.
    */
   batch: number;
+  /**
+   * Whose requests wait in the spool for now, their runs' derivation being too far behind
+   * (everyone's, or some projects'): the spool, bounded, takes the burst instead of the door
+   * refusing it, and a run streaming many requests is derived once for all of them.
+   */
+  heldBack?: () => HeldBack;
   /** After a commit (the deriver's cue). */
   onStored?: () => void;
   onError?: (message: string) => void;
+}
+
+export interface HeldBack {
+  everyone: boolean;
+  projects: readonly string[];
+}
+
+interface Pass {
+  expanded: number;
+  holding: boolean;
 }
 
 export class SpoolWorkers {
@@ -39,6 +55,8 @@ export class SpoolWorkers {
   private loops: Promise<void>[] = [];
   private timer: NodeJS.Timeout | null = null;
   private wake: (() => void)[] = [];
+  // Workers holding back wait for the poll only: every put kicks, and would wake them for nothing.
+  private polled: (() => void)[] = [];
   private passes = 0;
   private lastReport = { message: '', at: 0 };
 
@@ -49,7 +67,11 @@ export class SpoolWorkers {
     this.running = true;
     for (let k = 0; k < this.options.workers; k++) this.loops.push(this.loop());
     // Rows put by another server, or left by a crash, are found by the poll.
-    this.timer = setInterval(() => this.kick(), pollMs);
+    this.timer = setInterval(() => {
+      this.kick();
+      this.resume(this.polled);
+      this.polled = [];
+    }, pollMs);
     this.timer.unref();
   }
 
@@ -59,6 +81,8 @@ export class SpoolWorkers {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.kick();
+    this.resume(this.polled);
+    this.polled = [];
     await Promise.all(this.loops);
     this.loops = [];
   }
@@ -66,6 +90,10 @@ export class SpoolWorkers {
   kick(): void {
     const waiting = this.wake;
     this.wake = [];
+    this.resume(waiting);
+  }
+
+  private resume(waiting: readonly (() => void)[]): void {
     for (const resume of waiting) resume();
   }
 
@@ -122,13 +150,14 @@ export class SpoolWorkers {
 
   private async loop(): Promise<void> {
     while (this.running) {
-      let expanded = 0;
+      let pass: Pass = { expanded: 0, holding: false };
       try {
-        expanded = await this.pass();
+        pass = await this.pass();
       } catch (error) {
         this.report(`expanding spooled requests failed: ${describeError(error)}`);
       }
-      if (expanded === 0 && this.running) await this.rest();
+      if (pass.expanded > 0 || !this.running) continue;
+      await new Promise<void>((resolve) => (pass.holding ? this.polled : this.wake).push(resolve));
     }
   }
 
@@ -140,24 +169,26 @@ export class SpoolWorkers {
     this.options.onError?.(message);
   }
 
-  private rest(): Promise<void> {
-    return new Promise((resolve) => this.wake.push(resolve));
-  }
-
-  /** One pass of a worker; returns the requests it expanded. */
-  private async pass(): Promise<number> {
+  /** One pass of a worker: the requests it expanded, and whether it left some held back. */
+  private async pass(): Promise<Pass> {
     const db = this.options.db();
-    if (!db) return 0;
+    if (!db) return { expanded: 0, holding: false };
     // The count the door's bound reads: every few passes, and whenever the spool looks empty.
     if (this.passes++ % 16 === 0) await this.options.spool.recount(db);
-    const expanded = await this.expand(db, null);
+    const held = this.options.heldBack?.() ?? { everyone: false, projects: [] };
+    if (held.everyone) return { expanded: 0, holding: true };
+    const expanded = await this.expand(db, null, held.projects);
     if (expanded > 0) this.options.onStored?.();
     else await this.options.spool.recount(db);
-    return expanded;
+    return { expanded, holding: held.projects.length > 0 };
   }
 
   /** One transaction: claim (a project's rows only, for `catchUp`), store, delete. */
-  private async expand(db: Database, of: { projectId: string } | null): Promise<number> {
+  private async expand(
+    db: Database,
+    of: { projectId: string } | null,
+    except: readonly string[] = [],
+  ): Promise<number> {
     const at: { id: number | null } = { id: null };
     const started = Date.now();
     const spool = this.options.spool;
@@ -165,7 +196,7 @@ export class SpoolWorkers {
     try {
       const expanded = await withConflictRetry(() =>
         db.transaction(async (tx) => {
-          const claimed = await claimSpooled(tx, this.options.batch, of, spool.heldIds());
+          const claimed = await claimSpooled(tx, this.options.batch, of, spool.heldIds(), except);
           claimedIds = claimed.map((r) => r.id);
           // Every request's spans first, then each project's traces mapped and runs marked once.
           const traces = new Map<string, Map<string, string | null>>();

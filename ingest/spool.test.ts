@@ -26,6 +26,7 @@ import { decodeOtlpBody } from './read-body';
 import { IngestSpool } from './spool';
 import type { SpoolLimits } from './spool';
 import { SpoolWorkers } from './spool-worker';
+import type { HeldBack } from './spool-worker';
 import { validateSpans } from './validate';
 
 const CAPTURES = path.join(import.meta.dirname, '..', 'conformance', 'captures');
@@ -300,6 +301,41 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     expect(door.heldIds()).toEqual([]);
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, stuck: 0 });
     expect(await spansOf(handle, projectId)).toEqual(await spansOf(handle, direct));
+  });
+
+  it("leaves a held-back project's requests waiting, counted as its share, and stores them once let go", async () => {
+    const lagging = await ensureProject(handle.db, 'held-lagging');
+    const neighbour = await ensureProject(handle.db, 'held-neighbour');
+    const spool = new IngestSpool(() => handle.db);
+    const [first, second] = requests;
+    await spool.put(lagging, { format: first!.format, body: first!.body });
+    await spool.put(neighbour, { format: second!.format, body: second!.body });
+    expect(spool.shareOf(lagging)).toEqual({ requests: 1, bytes: first!.body.byteLength });
+    let held: HeldBack = { everyone: true, projects: [] };
+    const workers = new SpoolWorkers({
+      db: () => handle.db,
+      spool,
+      workers: 1,
+      batch: 4,
+      heldBack: () => held,
+    });
+    workers.start(50);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 2 });
+    held = { everyone: false, projects: [lagging] };
+    await expect.poll(() => spansOf(handle, neighbour).then((s) => s.length)).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await spansOf(handle, lagging)).toEqual([]);
+    // Counted again from the database, the share is the one request still waiting.
+    await spool.recount();
+    expect(spool.shareOf(lagging)).toEqual({ requests: 1, bytes: first!.body.byteLength });
+    expect(spool.shareOf(neighbour)).toEqual({ requests: 0, bytes: 0 });
+    held = { everyone: false, projects: [] };
+    await workers.drained();
+    await workers.stop();
+    expect((await spansOf(handle, lagging)).length).toBe(
+      validateSpans(decodeOtlpBody(first!.format, first!.body)).spans.length,
+    );
   });
 
   it('answers 429 with Retry-After only once the bound is reached: requests, bytes, age', async () => {

@@ -4,7 +4,12 @@
 import type { Database } from '../db/client';
 import type { Executor } from '../db/sql';
 import { readSpoolBacklog, spoolRequest } from '../db/write/ingest-spool';
-import type { SpoolBacklog, SpoolEntry } from '../db/write/ingest-spool';
+import type {
+  SpoolBacklog,
+  SpoolCount,
+  SpoolEntry,
+  SpooledShare,
+} from '../db/write/ingest-spool';
 import { AppError } from '../lib/app-error';
 import type { ValidSpan } from './validate';
 
@@ -39,9 +44,16 @@ const SMOOTHING = 0.3;
  * process's rows) plus what this process has put since, and the measured rate workers drain it.
  */
 export class IngestSpool {
-  private counted: SpoolBacklog = { requests: 0, bytes: 0, oldestAgeMs: 0, stuck: 0 };
+  private counted: SpoolCount = {
+    requests: 0,
+    bytes: 0,
+    oldestAgeMs: 0,
+    stuck: 0,
+    byProject: new Map(),
+  };
   private countedAt: number;
   private putSince = { requests: 0, bytes: 0 };
+  private putSinceBy = new Map<string, SpooledShare>();
   private drainPerSecond: number | null = null;
   private onPut: () => void = () => {};
   private decoded = new Map<number, readonly ValidSpan[]>();
@@ -74,6 +86,16 @@ export class IngestSpool {
     };
   }
 
+  /** One project's requests waiting: the last count plus this process's puts since. */
+  shareOf(projectId: string): SpooledShare {
+    const counted = this.counted.byProject.get(projectId);
+    const put = this.putSinceBy.get(projectId);
+    return {
+      requests: (counted?.requests ?? 0) + (put?.requests ?? 0),
+      bytes: (counted?.bytes ?? 0) + (put?.bytes ?? 0),
+    };
+  }
+
   /** Counts the spool in the database again (workers do, between passes). */
   async recount(db: Executor = this.db()): Promise<SpoolBacklog> {
     const before = this.now();
@@ -81,6 +103,7 @@ export class IngestSpool {
     this.counted = counted;
     this.countedAt = before;
     this.putSince = { requests: 0, bytes: 0 };
+    this.putSinceBy = new Map();
     // Nothing waits: spans still kept belong to rows gone some other way (a deleted project).
     // A row put meanwhile only loses its kept spans: its worker decodes the body.
     if (counted.requests === 0) this.release(this.heldIds());
@@ -147,6 +170,10 @@ export class IngestSpool {
     }
     this.putSince.requests++;
     this.putSince.bytes += bytes;
+    const share = this.putSinceBy.get(projectId) ?? { requests: 0, bytes: 0 };
+    share.requests++;
+    share.bytes += bytes;
+    this.putSinceBy.set(projectId, share);
     this.onPut();
   }
 

@@ -5,6 +5,7 @@ import { describeError } from '../db/errors';
 import { authenticateKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
 import { IngestSpool } from '../ingest/spool';
+import type { HeldBack } from '../ingest/spool-worker';
 import type { RunningSpoolWorkers } from './spool-workers';
 import { Deriver } from '../derive/deriver';
 import { giveVerdict } from '../derive/give-verdict';
@@ -159,20 +160,32 @@ export function requireDatabase(): Database {
   return runtime.handle.db;
 }
 
+/** Whose spooled requests wait for their runs' derivation to catch up. */
+export function deriveHeldBack({ deriver, config }: Runtime): HeldBack {
+  return {
+    everyone: deriver.backlog > 4 * config.deriveBacklog,
+    projects: deriver.projectsOver(config.deriveBacklog),
+  };
+}
+
+function spoolShareRefusal(runtime: Runtime, projectId: string): string | null {
+  const { deriver, config, spool } = runtime;
+  const waiting = deriver.backlogOf(projectId);
+  if (waiting <= config.deriveBacklog && deriver.backlog <= 4 * config.deriveBacklog) return null;
+  const share = spool.shareOf(projectId);
+  const { maxRequests, maxBytes } = spool.limits;
+  if (2 * share.requests < maxRequests && 2 * share.bytes < maxBytes) return null;
+  return `${share.requests} requests of this project wait to be stored while ${waiting} of its runs wait to be derived`;
+}
+
 export function otlpEndpointDeps(): OtlpEndpointDeps {
   const runtime = getRuntime();
   return {
     database: requireDatabase,
     authenticate: (key) => authenticateKey(requireDatabase(), key),
-    // A project's own backlog holds back only its own ingest; the whole server's, everyone's.
-    overloaded: (projectId) => {
-      const { deriver, config } = runtime;
-      if (deriver.backlog > 4 * config.deriveBacklog)
-        return `${deriver.backlog} runs wait to be derived`;
-      if (projectId !== null && deriver.backlogOf(projectId) > config.deriveBacklog)
-        return `${deriver.backlogOf(projectId)} runs of this project wait to be derived`;
-      return null;
-    },
+    // Derivation behind holds a project's requests in the spool (spool-workers.ts); the door
+    // refuses the project only once it holds half the spool's bound, leaving the rest to others.
+    overloaded: (projectId) => (projectId === null ? null : spoolShareRefusal(runtime, projectId)),
     admission: runtime.admission,
     spool: runtime.spool,
     body: {

@@ -5,6 +5,7 @@
 import { openDatabase } from '../db/client';
 import type { DatabaseHandle } from '../db/client';
 import { SpoolWorkers } from '../ingest/spool-worker';
+import { deriveHeldBack } from './runtime';
 import type { Runtime } from './runtime';
 
 export interface RunningSpoolWorkers {
@@ -27,6 +28,7 @@ export async function startSpoolWorkers(
     spool: runtime.spool,
     workers: count,
     batch: handle.kind === 'pglite' ? 1 : 4,
+    heldBack: () => deriveHeldBack(runtime),
     onStored: () => runtime.deriver.kick(),
     onError: runtime.log,
   });

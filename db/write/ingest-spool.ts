@@ -37,6 +37,17 @@ export interface SpoolBacklog {
   stuck: number;
 }
 
+/** What one project has waiting in the spool. */
+export interface SpooledShare {
+  requests: number;
+  bytes: number;
+}
+
+/** The backlog as counted, with each project's share of it. */
+export interface SpoolCount extends SpoolBacklog {
+  byProject: ReadonlyMap<string, SpooledShare>;
+}
+
 /** Expansions of one request that may fail before it is left for an operator (and health). */
 export const MAX_SPOOL_ATTEMPTS = 5;
 
@@ -68,6 +79,8 @@ export async function claimSpooled(
   of: { projectId: string } | null = null,
   /** Requests the caller holds decoded: their bodies are not sent (the column is large). */
   held: readonly number[] = [],
+  /** Projects whose requests wait for now (their derivation is behind). */
+  except: readonly string[] = [],
 ): Promise<SpooledRequest[]> {
   // A read catching up on its project waits for the rows a worker holds (FOR UPDATE): once that
   // worker commits they are gone, so the read then sees their spans.
@@ -79,6 +92,7 @@ export async function claimSpooled(
       from ingest_spool
       where attempts < ${MAX_SPOOL_ATTEMPTS}
         ${of ? sql`and project_id = ${of.projectId}::uuid` : sql``}
+        ${except.length > 0 ? sql`and project_id <> all(${asPgArray(except)}::uuid[])` : sql``}
       order by id
       limit ${limit}
       for update ${of ? sql`` : sql`skip locked`}
@@ -156,7 +170,7 @@ export async function lastSpooledIdOf(db: Executor, projectId: string): Promise<
   return row?.id ?? null;
 }
 
-export async function readSpoolBacklog(db: Executor): Promise<SpoolBacklog> {
+export async function readSpoolBacklog(db: Executor): Promise<SpoolCount> {
   // Per project (each within its shard on a distributed Postgres), summed here.
   const rows = await queryRows(
     db,
@@ -175,8 +189,10 @@ export async function readSpoolBacklog(db: Executor): Promise<SpoolBacklog> {
       stuck: column.number,
     }),
   );
-  const backlog: SpoolBacklog = { requests: 0, bytes: 0, oldestAgeMs: 0, stuck: 0 };
+  const byProject = new Map<string, SpooledShare>();
+  const backlog: SpoolCount = { requests: 0, bytes: 0, oldestAgeMs: 0, stuck: 0, byProject };
   for (const row of rows) {
+    byProject.set(row.project_id, { requests: row.requests, bytes: row.bytes });
     backlog.requests += row.requests;
     backlog.bytes += row.bytes;
     backlog.stuck += row.stuck;
