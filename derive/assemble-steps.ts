@@ -4,7 +4,7 @@
 import type { AssembledStep } from './assemble-run';
 import { canonicalActionHash } from '../trajectory/canonical-hash';
 import type { RequestedCall, SpanFacts } from '../trajectory/span-facts';
-import { addSpend, key, NO_SPEND } from './span-tree';
+import { addSpend, NO_SPEND } from './span-tree';
 import type { SpanTree, StoredSpan } from './span-tree';
 
 type Tier = (span: StoredSpan) => boolean;
@@ -38,8 +38,8 @@ export function assembleSteps(tree: SpanTree, ignoreArgs: readonly string[] = []
   const tier = TIERS.find((test) => tree.spans.some(test));
   if (!tier) return [];
   const candidates = tree.spans.filter(tier);
-  const insideCandidate = tree.insideAny(new Set(candidates.map(key)));
-  const outermost = candidates.filter((span) => !insideCandidate.has(key(span)));
+  const insideCandidate = tree.insideAny(new Set(candidates));
+  const outermost = candidates.filter((span) => !insideCandidate.has(span));
 
   const groups = groupByNumber(outermost);
   const toolSpans = tree.spans.filter((s) => s.facts.role === 'tool');
@@ -219,7 +219,7 @@ function attachSiblingToolCalls(
   steps: AssembledStep[],
   groups: readonly Group[],
 ): void {
-  const stepSpans = new Set(groups.flatMap((g) => g.spans.map(key)));
+  const stepSpans = new Set(groups.flatMap((g) => g.spans));
   const stepByCallId = new Map<string, number>();
   groups.forEach((group, k) => {
     for (const span of group.spans)
@@ -228,8 +228,8 @@ function attachSiblingToolCalls(
   if (stepByCallId.size === 0) return;
   const insideStep = tree.insideAny(stepSpans);
   for (const span of tree.spans) {
-    if (span.facts.role !== 'tool' || stepSpans.has(key(span))) continue;
-    if (insideStep.has(key(span))) continue; // already part of its step
+    if (span.facts.role !== 'tool' || stepSpans.has(span)) continue;
+    if (insideStep.has(span)) continue; // already part of its step
     const k = (span.facts.toolCallIds ?? [])
       .map((id) => stepByCallId.get(id))
       .find((v) => v !== undefined);

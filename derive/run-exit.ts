@@ -147,12 +147,13 @@ function guessFromLastCall(tree: SpanTree, root: StoredSpan): Reason | null {
   const lastCall = latestEnding(candidates);
   const reason = lastCall?.facts.finishReason;
   if (!lastCall || reason === undefined) return null;
+  const aboveLastCall = tree.ancestors(lastCall);
   const laterSilentCall = tree.spans.some(
     (s) =>
       s.facts.role === 'llm' &&
       s.facts.finishReason === undefined &&
       s.startMs > lastCall.startMs &&
-      !tree.descendants(s).includes(lastCall),
+      !aboveLastCall.has(s),
   );
   if (laterSilentCall) return null;
   if (isToolCallFinish(reason)) {

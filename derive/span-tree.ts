@@ -42,15 +42,18 @@ export function addSpend(a: Spend, b: Spend): Spend {
 export class SpanTree {
   readonly spans: readonly StoredSpan[];
   readonly topLevel: StoredSpan[] = [];
+  // Keyed by the span itself, not by its trace and span id: a run's thousands of spans are looked
+  // up many times each, and a composed string key is built and hashed at every lookup.
   private readonly byKey = new Map<string, StoredSpan>();
-  private readonly childrenOf = new Map<string, StoredSpan[]>();
+  private readonly parent = new Map<StoredSpan, StoredSpan>();
+  private readonly childrenOf = new Map<StoredSpan, StoredSpan[]>();
   /** Spend of each span's subtree. */
-  private readonly spend = new Map<string, Spend>();
+  private readonly spend = new Map<StoredSpan, Spend>();
   /** Spend per model, from the spans whose own tokens were counted. */
   readonly costByModel = new Map<string, number>();
   /** Models whose tokens count in the run's spend but have no price (and no explicit cost). */
   readonly unpricedModels = new Set<string>();
-  private readonly subtreeUnpriced = new Map<string, Set<string>>();
+  private readonly subtreeUnpriced = new Map<StoredSpan, Set<string>>();
 
   constructor(spans: readonly StoredSpan[], prices: PriceTable) {
     this.spans = [...spans].sort(
@@ -58,45 +61,57 @@ export class SpanTree {
     );
     for (const span of this.spans) this.byKey.set(key(span), span);
     for (const span of this.spans) {
-      const parent = this.parentOf(span);
+      const parent =
+        span.parentSpanId === null
+          ? undefined
+          : this.byKey.get(`${span.traceId}:${span.parentSpanId}`);
       if (!parent) {
         this.topLevel.push(span);
         continue;
       }
-      const siblings = this.childrenOf.get(key(parent));
+      this.parent.set(span, parent);
+      const siblings = this.childrenOf.get(parent);
       if (siblings) siblings.push(span);
-      else this.childrenOf.set(key(parent), [span]);
+      else this.childrenOf.set(parent, [span]);
     }
     this.rollUpSpend(prices);
     for (const span of this.topLevel) {
-      for (const model of this.subtreeUnpriced.get(key(span)) ?? []) this.unpricedModels.add(model);
+      for (const model of this.subtreeUnpriced.get(span) ?? []) this.unpricedModels.add(model);
     }
   }
 
   parentOf(span: StoredSpan): StoredSpan | undefined {
-    if (span.parentSpanId === null) return undefined;
-    return this.byKey.get(`${span.traceId}:${span.parentSpanId}`);
+    return this.parent.get(span);
   }
 
   children(span: StoredSpan): readonly StoredSpan[] {
-    return this.childrenOf.get(key(span)) ?? [];
+    return this.childrenOf.get(span) ?? [];
   }
 
   subtreeSpend(span: StoredSpan): Spend {
-    return this.spend.get(key(span)) ?? NO_SPEND;
+    return this.spend.get(span) ?? NO_SPEND;
+  }
+
+  /** The spans above `span`, nearest first (a cycle of parent ids is walked once). */
+  ancestors(span: StoredSpan): Set<StoredSpan> {
+    const found = new Set<StoredSpan>();
+    for (let up = this.parent.get(span); up && !found.has(up); up = this.parent.get(up)) {
+      found.add(up);
+    }
+    return found;
   }
 
   /** Every span below `span`, in start order. */
   descendants(span: StoredSpan): StoredSpan[] {
     const found: StoredSpan[] = [];
-    const seen = new Set<string>([key(span)]);
+    const seen = new Set<StoredSpan>([span]);
     const stack = [...this.children(span)];
     while (stack.length > 0) {
       const next = stack.pop();
       if (!next) break;
       // Parent ids can form a cycle: each span is visited once.
-      if (seen.has(key(next))) continue;
-      seen.add(key(next));
+      if (seen.has(next)) continue;
+      seen.add(next);
       found.push(next);
       for (const child of this.children(next)) stack.push(child);
     }
@@ -104,12 +119,12 @@ export class SpanTree {
   }
 
   /**
-   * The keys of the spans that have an ancestor in `set`, in one walk down from the top-level
-   * spans (linear however deep the tree is). Spans whose parent ids form a cycle are unreachable
-   * from the top and count as inside nothing.
+   * The spans that have an ancestor in `set`, in one walk down from the top-level spans (linear
+   * however deep the tree is). Spans whose parent ids form a cycle are unreachable from the top
+   * and count as inside nothing.
    */
-  insideAny(set: ReadonlySet<string>): Set<string> {
-    const inside = new Set<string>();
+  insideAny(set: ReadonlySet<StoredSpan>): Set<StoredSpan> {
+    const inside = new Set<StoredSpan>();
     const stack: { span: StoredSpan; under: boolean }[] = this.topLevel.map((span) => ({
       span,
       under: false,
@@ -117,8 +132,8 @@ export class SpanTree {
     while (stack.length > 0) {
       const top = stack.pop();
       if (!top) break;
-      if (top.under) inside.add(key(top.span));
-      const under = top.under || set.has(key(top.span));
+      if (top.under) inside.add(top.span);
+      const under = top.under || set.has(top.span);
       for (const child of this.children(top.span)) stack.push({ span: child, under });
     }
     return inside;
@@ -130,39 +145,39 @@ export class SpanTree {
    * cost of its whole subtree.
    */
   private rollUpSpend(prices: PriceTable): void {
-    const visited = new Set<string>();
+    const visited = new Set<StoredSpan>();
     // Iterative post-order, so a deep chain of spans cannot overflow the stack.
     // Top-level spans first; then any span a cycle of parent ids left unreached.
     for (const root of [...this.topLevel, ...this.spans]) {
-      if (visited.has(key(root))) continue;
+      if (visited.has(root)) continue;
       const stack: { span: StoredSpan; expanded: boolean }[] = [{ span: root, expanded: false }];
       while (stack.length > 0) {
         const top = stack[stack.length - 1];
         if (!top) break;
         if (!top.expanded) {
           top.expanded = true;
-          visited.add(key(top.span));
+          visited.add(top.span);
           for (const child of this.children(top.span)) {
-            if (!visited.has(key(child))) stack.push({ span: child, expanded: false });
+            if (!visited.has(child)) stack.push({ span: child, expanded: false });
           }
           continue;
         }
         stack.pop();
-        this.spend.set(key(top.span), this.ownSubtreeSpend(top.span, prices));
+        this.spend.set(top.span, this.ownSubtreeSpend(top.span, prices));
       }
     }
   }
 
   private ownSubtreeSpend(span: StoredSpan, prices: PriceTable): Spend {
     const children = this.children(span);
-    const kids = children.map((child) => this.spend.get(key(child)) ?? NO_SPEND);
+    const kids = children.map((child) => this.spend.get(child) ?? NO_SPEND);
     const kidsHaveSpend = kids.some((s) => s.inputTokens + s.outputTokens > 0 || s.costUsd > 0);
     const unpriced = new Set<string>();
     let total: Spend;
     if (kidsHaveSpend) {
       total = kids.reduce(addSpend, NO_SPEND);
       for (const child of children) {
-        for (const model of this.subtreeUnpriced.get(key(child)) ?? []) unpriced.add(model);
+        for (const model of this.subtreeUnpriced.get(child) ?? []) unpriced.add(model);
       }
     } else {
       const own = this.ownSpend(span, prices);
@@ -175,7 +190,7 @@ export class SpanTree {
       total = { ...total, costUsd: explicit };
       unpriced.clear();
     }
-    if (unpriced.size > 0) this.subtreeUnpriced.set(key(span), unpriced);
+    if (unpriced.size > 0) this.subtreeUnpriced.set(span, unpriced);
     return total;
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { leastRotation, runPatterns } from './loop-patterns';
 import type { PatternStep } from './loop-patterns';
@@ -86,5 +87,110 @@ describe('runPatterns', () => {
     expect(leastRotation(['c', 'a', 'b'])).toBe(1);
     expect(leastRotation(['x'])).toBe(0);
     expect(leastRotation(['a', 'a'])).toBe(0);
+  });
+
+  it('the least rotation is the first start of the rotation that sorts first, for any sequence', () => {
+    const brute = (items: readonly string[]) => {
+      const rotations = items.map((_, start) => [...items.slice(start), ...items.slice(0, start)]);
+      let best = 0;
+      for (let start = 1; start < items.length; start++) {
+        if (rotations[start]!.join('\u0000') < rotations[best]!.join('\u0000')) best = start;
+      }
+      return best;
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 12;
+    for (let trial = 0; trial < 2000; trial++) {
+      const items = Array.from({ length: 1 + (next() % 12) }, () => 'abc'[next() % 3]!);
+      expect(leastRotation(items), items.join('')).toBe(brute(items));
+    }
+  });
+
+  it('finds on a long run exactly the patterns of the plain definition, in the same order', () => {
+    // The plain definition, quadratic: each step walks back for the positions it names, and a
+    // stall's window is gathered again at every step; signatures from the same material.
+    const signature = (kind: string, agent: string, material: readonly string[]) =>
+      `${kind}:${createHash('sha256')
+        .update(JSON.stringify([kind, agent, ...material]))
+        .digest('hex')
+        .slice(0, 32)}`;
+    const plain = (agent: string, steps: readonly PatternStep[]) => {
+      const found = new Map<string, string>();
+      const add = (kind: string, material: readonly string[], label: string) => {
+        const sig = signature(kind, agent, material);
+        const clipped = label.length > 200 ? `${label.slice(0, 199)}…` : label;
+        if (!found.has(sig)) found.set(sig, `${kind} ${sig} ${clipped}`);
+      };
+      const before = (index: number, k: number) => {
+        for (let p = k - 1; p >= 0; p--) if (steps[p]!.index === index) return p;
+        return -1;
+      };
+      steps.forEach((s, k) => {
+        if (s.signals.includes('repeat') && s.actionHash !== null) {
+          const of = s.repeatOf === null ? -1 : before(s.repeatOf, k);
+          const first = of < 0 ? s : steps[of]!;
+          add('repeat', [s.actionHash], `${first.action} ${first.actionArgs}`);
+        }
+        if (s.signals.includes('revisit') && s.revisitOf !== null) {
+          const from = before(s.revisitOf, k);
+          const cycle = from < 0 ? [s] : steps.slice(from + 1, k + 1);
+          const rotations = cycle.map((_, r) => [...cycle.slice(r), ...cycle.slice(0, r)]);
+          const keyOf = (c: readonly PatternStep[]) => c.map((x) => x.actionHash).join('\u0000');
+          const least = rotations.reduce((best, c) => (keyOf(c) < keyOf(best) ? c : best));
+          add(
+            'revisit',
+            least.map((x) => x.actionHash ?? ''),
+            least.map((x) => x.action).join(' → '),
+          );
+        }
+        if (s.signals.includes('tool_circuit') && s.action !== null) {
+          add('tool_circuit', [s.action], s.action);
+        }
+        if (s.signals.includes('stall')) {
+          const from = s.stallSince === null ? -1 : before(s.stallSince, k);
+          const names = new Map<string, string>();
+          for (const x of steps.slice(from + 1, k + 1)) names.set(x.actionHash ?? '', x.action!);
+          const sorted = [...names.keys()].sort();
+          add(
+            'stall',
+            sorted,
+            `${agent}: ${[...new Set(sorted.map((h) => names.get(h)!))].join(', ')}`,
+          );
+        }
+      });
+      return [...found.values()];
+    };
+    let seed = 11;
+    // The generator's high bits: its low ones repeat with a short period.
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >>> 12;
+    const actions = ['read', 'write', 'test', 'lint'];
+    const steps: PatternStep[] = [];
+    for (let k = 1; k <= 300; k++) {
+      const signals: PatternStep['signals'][number][] = [];
+      if (next() % 4 === 0) signals.push('repeat');
+      if (next() % 5 === 0) signals.push('revisit');
+      if (next() % 3 === 0) signals.push('stall');
+      if (next() % 9 === 0) signals.push('tool_circuit');
+      const back = () => Math.max(1, k - 1 - (next() % 40));
+      steps.push(
+        step(k, actions[next() % actions.length]!, {
+          // A retried step comes with the number of the one before.
+          index: next() % 17 === 0 && k > 1 ? k - 1 : k,
+          signals,
+          repeatOf: signals.includes('repeat') ? back() : null,
+          revisitOf: signals.includes('revisit') ? back() : null,
+          // Stalls mostly from the same best, as a real stall is signalled step after step.
+          stallSince: signals.includes('stall') ? Math.max(1, k - (k % 50) - 1) : null,
+        }),
+      );
+    }
+    const patterns = runPatterns('coder', steps);
+    expect(patterns.length).toBeGreaterThan(10);
+    expect(new Set(patterns.map((p) => p.kind))).toEqual(
+      new Set(['repeat', 'revisit', 'stall', 'tool_circuit']),
+    );
+    expect(patterns.map((p) => `${p.kind} ${p.signature} ${p.label}`)).toEqual(
+      plain('coder', steps),
+    );
   });
 });

@@ -39,19 +39,22 @@ export function runPatterns(agent: string | null, steps: readonly PatternStep[])
     const signature = signatureOf(kind, agent, material);
     if (!found.has(signature)) found.set(signature, { kind, signature, label: clip(label) });
   };
-  /** Positions of step numbers: the latest position before `k` that carries `index`. */
-  const positionBefore = (index: number, k: number) => {
-    for (let p = k - 1; p >= 0; p--) if (steps[p]!.index === index) return p;
-    return -1;
-  };
+  // The latest position before `k` of each step number (a step number can come twice, a retry):
+  // filled as the walk passes each step, so a run of many thousand steps stays linear.
+  const lastPosition = new Map<number, number>();
+  const positionBefore = (index: number) => lastPosition.get(index) ?? -1;
+  // A stall signalled step after step from the same best: its window grows by one each time, so
+  // its actions are gathered once, and a signature is made only when a new action joined.
+  let stall: { from: number; through: number; actions: Map<string, string>; named: number } | null =
+    null;
   steps.forEach((step, k) => {
     if (step.signals.includes('repeat') && step.actionHash !== null) {
       // Labelled with the call it repeats: the first of the loop, as the agent first sent it.
-      const of = step.repeatOf === null ? -1 : positionBefore(step.repeatOf, k);
+      const of = step.repeatOf === null ? -1 : positionBefore(step.repeatOf);
       add('repeat', [step.actionHash], describe(of < 0 ? step : steps[of]!));
     }
     if (step.signals.includes('revisit') && step.revisitOf !== null) {
-      const from = positionBefore(step.revisitOf, k);
+      const from = positionBefore(step.revisitOf);
       // The cycle: the steps after the one whose state came back, up to this one.
       const cycle = from < 0 ? [step] : steps.slice(from + 1, k + 1);
       const hashes = cycle.map((s) => s.actionHash ?? '');
@@ -67,17 +70,27 @@ export function runPatterns(agent: string | null, steps: readonly PatternStep[])
       add('tool_circuit', [step.action], step.action);
     }
     if (step.signals.includes('stall')) {
-      const from = step.stallSince === null ? -1 : positionBefore(step.stallSince, k);
-      const window = steps.slice(from + 1, k + 1);
-      const actions = new Map<string, string>();
-      for (const s of window) actions.set(s.actionHash ?? '', s.action ?? '—');
-      const sorted = [...actions.keys()].sort();
-      add(
-        'stall',
-        sorted,
-        `${agent ?? '(no agent)'}: ${[...new Set(sorted.map((h) => actions.get(h)!))].join(', ')}`,
-      );
+      const from = step.stallSince === null ? -1 : positionBefore(step.stallSince);
+      if (stall === null || stall.from !== from) {
+        stall = { from, through: from, actions: new Map(), named: 0 };
+      }
+      for (let p = stall.through + 1; p <= k; p++) {
+        const s = steps[p]!;
+        stall.actions.set(s.actionHash ?? '', s.action ?? '—');
+      }
+      stall.through = k;
+      if (stall.actions.size > stall.named) {
+        stall.named = stall.actions.size;
+        const actions = stall.actions;
+        const sorted = [...actions.keys()].sort();
+        add(
+          'stall',
+          sorted,
+          `${agent ?? '(no agent)'}: ${[...new Set(sorted.map((h) => actions.get(h)!))].join(', ')}`,
+        );
+      }
     }
+    lastPosition.set(step.index, k);
   });
   return [...found.values()];
 }
@@ -97,17 +110,26 @@ function clip(text: string): string {
   return text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text;
 }
 
-/** Where the rotation that sorts first starts (A,B and B,A both start at A). */
+/**
+ * Where the rotation that sorts first starts (A,B and B,A both start at A): the first such start,
+ * in linear time (two candidates compared along their common prefix; the loser skips past it).
+ */
 export function leastRotation(items: readonly string[]): number {
-  let best = 0;
-  for (let start = 1; start < items.length; start++) {
-    for (let k = 0; k < items.length; k++) {
-      const a = items[(start + k) % items.length]!;
-      const b = items[(best + k) % items.length]!;
-      if (a === b) continue;
-      if (a < b) best = start;
-      break;
+  const n = items.length;
+  let i = 0;
+  let j = 1;
+  let k = 0;
+  while (i < n && j < n && k < n) {
+    const a = items[(i + k) % n]!;
+    const b = items[(j + k) % n]!;
+    if (a === b) {
+      k++;
+      continue;
     }
+    if (a > b) i += k + 1;
+    else j += k + 1;
+    if (i === j) j++;
+    k = 0;
   }
-  return best;
+  return Math.min(i, j);
 }
