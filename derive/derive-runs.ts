@@ -9,9 +9,11 @@ import type { DeriveFailure } from '../db/write/derive-failures';
 import { stillIdle } from '../db/write/idle-runs';
 import { lockRuns } from '../db/write/lock-runs';
 import { loadRunSpans } from '../db/write/load-run-spans';
+import type { RunSpanCache } from '../db/write/run-span-cache';
 import { loadVerdicts } from '../db/write/run-verdicts';
 import { saveRuns } from '../db/write/save-runs';
-import type { RunRow, StepRow } from '../db/write/save-runs';
+import type { RunRow } from '../db/write/save-runs';
+import type { StepRow } from '../db/write/save-steps';
 import type { Executor, Transaction } from '../db/sql';
 import type { LoopSettings } from '../lib/settings';
 import { deriveRun } from '../trajectory/derive-run';
@@ -26,6 +28,8 @@ export interface DeriveContext {
   settings: LoopSettings;
   /** Told of each run that failed to derive (the run is quarantined, the rest go on). */
   onFailure?: (failure: DeriveFailure & { projectId: string }) => void;
+  /** Long runs' spans as last loaded from this database (db/write/run-span-cache.ts). */
+  spanCache?: RunSpanCache;
 }
 
 export interface DeriveOutcome {
@@ -99,7 +103,7 @@ async function deriveAndSave(
   context: DeriveContext,
   options: { idle?: boolean },
 ): Promise<void> {
-  const spansByRun = await loadRunSpans(tx, projectId, runIds);
+  const spansByRun = await loadRunSpans(tx, projectId, runIds, context.spanCache);
   const verdicts = await loadVerdicts(tx, projectId, runIds);
   const runRows: RunRow[] = [];
   const stepRows: StepRow[] = [];

@@ -1,5 +1,6 @@
 // An assembled and derived run as the rows db/ stores.
-import type { RunRow, StepRow } from '../db/write/save-runs';
+import type { RunRow } from '../db/write/save-runs';
+import type { StepRow } from '../db/write/save-steps';
 import type { DerivedRun } from '../trajectory/derive-run';
 import type { AssembledRun } from './assemble-run';
 

@@ -1,7 +1,8 @@
 // The derive step's share of loop patterns: each derived run's patterns, from the rows just
 // saved, replace what the run had (db/write/run-patterns.ts). A module of its own, called once
 // from derive-runs.ts, so other derive-time writes merge beside it.
-import type { RunRow, StepRow } from '../db/write/save-runs';
+import type { RunRow } from '../db/write/save-runs';
+import type { StepRow } from '../db/write/save-steps';
 import { replaceRunPatterns } from '../db/write/run-patterns';
 import type { RunPatternRow } from '../db/write/run-patterns';
 import type { Executor } from '../db/sql';

@@ -45,6 +45,9 @@ export const steps = pgTable(
     revisitOf: integer('revisit_of'),
     revisitCycle: integer('revisit_cycle'),
     stallSince: integer('stall_since'),
+    // A digest of the row as derivation wrote it: deriving the run again rewrites only the steps
+    // whose digest changed (db/write/save-steps.ts). Null on rows from before it: rewritten once.
+    fingerprint: text('fingerprint'),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.runId, t.ordinal, t.startMs] })],
 );

@@ -1,16 +1,15 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
 import { asJsonParam, asPgArray } from '../sql';
-import type { runs, steps } from '../schema';
+import type { runs } from '../schema';
 import { applyDelta, contributionsOf } from './rollup-delta';
 import { RUN_ROLLUP } from './run-rollups';
 import { WEEKLY_ROLLUP } from './weekly-rollups';
-import { deleteByKey } from './time-partitions';
+import { replaceSteps } from './save-steps';
+import type { StepRow } from './save-steps';
 
 /** Every rollup kept current with the runs, in the order their keys are locked. */
 const ROLLUPS = [WEEKLY_ROLLUP, RUN_ROLLUP];
-
-const STEP_CHUNK = 5000;
 
 /**
  * A run's summary columns as derivation computes them: the runs table's insert row, with times
@@ -22,9 +21,6 @@ export type RunRow = Required<
     'projectId' | 'startedAt' | 'endedAt' | 'lastReceivedAt' | 'updatedAt'
   >
 > & { startedAtMs: number; endedAtMs: number | null };
-
-/** A step row as derivation computes it: the steps table's insert row. */
-export type StepRow = Required<Omit<typeof steps.$inferInsert, 'projectId'>>;
 
 /**
  * Replaces the summary rows and steps of the given runs; runs left without spans are removed.
@@ -44,21 +40,12 @@ export async function saveRuns(
   if (touched.length === 0) return;
   const before = [];
   for (const rollup of ROLLUPS) before.push(await contributionsOf(tx, rollup, projectId, touched));
-  await deleteByKey(
-    tx,
-    'steps',
-    sql`project_id = ${projectId}::uuid and run_id = any(${asPgArray(touched)}::text[])`,
-    stepsDroppedBeforeMs,
-  );
+  await replaceSteps(tx, projectId, touched, steps, stepsDroppedBeforeMs);
   if (emptyRunIds.length > 0) {
     await tx.execute(sql`delete from runs where project_id = ${projectId}::uuid
       and id = any(${asPgArray(emptyRunIds)}::text[])`);
   }
   if (runs.length > 0) await upsertRuns(tx, projectId, runs);
-  // A run of many thousand steps would make one parameter of hundreds of megabytes.
-  for (let k = 0; k < steps.length; k += STEP_CHUNK) {
-    await insertSteps(tx, projectId, steps.slice(k, k + STEP_CHUNK));
-  }
   for (const [k, rollup] of ROLLUPS.entries()) {
     await applyDelta(tx, rollup, projectId, touched, before[k] ?? []);
   }
@@ -127,30 +114,5 @@ async function upsertRuns(tx: Executor, projectId: string, runs: readonly RunRow
       value_problem_count = excluded.value_problem_count,
       value_problems = excluded.value_problems,
       last_received_at = excluded.last_received_at, updated_at = excluded.updated_at
-  `);
-}
-
-async function insertSteps(
-  tx: Executor,
-  projectId: string,
-  steps: readonly StepRow[],
-): Promise<void> {
-  await tx.execute(sql`
-    insert into steps (project_id, run_id, ordinal, index, trace_id, span_id, name, start_ms,
-      duration_ms, action, action_args, action_hash, state_hash, result, result_hash, progress,
-      verdict, verdict_source, verdict_fields, error_class, cost_usd, input_tokens, output_tokens,
-      context_tokens, signals, repeat_of, revisit_of, revisit_cycle, stall_since)
-    select ${projectId}::uuid, x."runId", x.ordinal, x.index, x."traceId", x."spanId", x.name,
-      x."startMs", x."durationMs", x.action, x."actionArgs", x."actionHash", x."stateHash", x.result,
-      x."resultHash", x.progress, x.verdict, x."verdictSource", x."verdictFields", x."errorClass",
-      x."costUsd", x."inputTokens", x."outputTokens", x."contextTokens",
-      array(select jsonb_array_elements_text(x.signals)), x."repeatOf", x."revisitOf",
-      x."revisitCycle", x."stallSince"
-    from jsonb_to_recordset(${asJsonParam(steps)}::jsonb) as x("runId" text, ordinal int, index int,
-      "traceId" text, "spanId" text, name text, "startMs" float8, "durationMs" float8, action text,
-      "actionArgs" text, "actionHash" text, "stateHash" text, result text, "resultHash" text,
-      progress float8, verdict text, "verdictSource" text, "verdictFields" jsonb, "errorClass" text,
-      "costUsd" float8, "inputTokens" bigint, "outputTokens" bigint, "contextTokens" bigint,
-      signals jsonb, "repeatOf" int, "revisitOf" int, "revisitCycle" int, "stallSince" int)
   `);
 }
