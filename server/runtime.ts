@@ -13,6 +13,7 @@ import { settleRuns } from '../derive/settle-runs';
 import type { GivenVerdict } from '../db/write/run-verdicts';
 import type { DeriveContext } from '../derive/derive-runs';
 import type { OtlpEndpointDeps } from '../ingest/otlp-endpoint';
+import { RunSpanCache } from '../db/write/run-span-cache';
 import { AppError } from '../lib/app-error';
 import type { LoopSettings } from '../lib/settings';
 import type { PriceTable } from '../trajectory/pricing';
@@ -73,10 +74,21 @@ export function spoolBacklogNow(): number {
   return Math.max(0, requests - stuck);
 }
 
+// One per database: a cached row is only ever checked against the database it was read from.
+const spanCaches = new WeakMap<DatabaseHandle, RunSpanCache>();
+
+function spanCacheOf(handle: DatabaseHandle | null): RunSpanCache | undefined {
+  if (!handle) return undefined;
+  let cache = spanCaches.get(handle);
+  if (!cache) spanCaches.set(handle, (cache = new RunSpanCache()));
+  return cache;
+}
+
 export function deriveContext(runtime: Runtime): DeriveContext {
   return {
     prices: runtime.prices,
     settings: runtime.settings,
+    spanCache: spanCacheOf(runtime.handle),
     onFailure: ({ projectId, runId, error }) =>
       runtime.log(
         `run ${JSON.stringify(runId)} of project ${projectId} could not be derived and is quarantined: ${error}`,

@@ -1,0 +1,64 @@
+// The spans of long runs as this process last loaded them, so deriving such a run again reads only
+// what changed: a narrow list of its span rows with their versions (xmin and received_at), then
+// whole rows for the versions not held. The database stays the truth: a version held is a row
+// as it was written, whoever wrote what since. Bounded by spans, least recently used out first.
+import type { RunSpanRow } from './load-run-spans';
+
+/** A span row as loaded, with what identifies this version of it. */
+export interface HeldSpan {
+  version: string;
+  receivedMs: number;
+  row: RunSpanRow;
+}
+
+/** Runs with fewer spans are loaded whole: their read is cheap, and they would crowd the cache. */
+export const MIN_CACHED_SPANS = 1000;
+/** Spans held at most, across runs (a span with its facts is about a kilobyte). */
+export const CACHED_SPANS = 60_000;
+
+export class RunSpanCache {
+  // Insertion order is recency: a run read is moved to the end.
+  private readonly runs = new Map<string, Map<string, HeldSpan>>();
+  private held = 0;
+
+  constructor(private readonly capacity = CACHED_SPANS) {}
+
+  /** The spans held for a run (keyed by `rowKey`), marking it recently used. */
+  take(projectId: string, runId: string): Map<string, HeldSpan> | undefined {
+    const key = runKey(projectId, runId);
+    const spans = this.runs.get(key);
+    if (!spans) return undefined;
+    this.runs.delete(key);
+    this.held -= spans.size;
+    return spans;
+  }
+
+  /** Holds a run's spans as just loaded, when the run is long enough and they fit. */
+  keep(projectId: string, runId: string, spans: Map<string, HeldSpan>): void {
+    if (spans.size < MIN_CACHED_SPANS || spans.size > this.capacity) return;
+    const key = runKey(projectId, runId);
+    const before = this.runs.get(key);
+    if (before) {
+      this.runs.delete(key);
+      this.held -= before.size;
+    }
+    for (const [oldest, of] of this.runs) {
+      if (this.held + spans.size <= this.capacity) break;
+      this.runs.delete(oldest);
+      this.held -= of.size;
+    }
+    this.runs.set(key, spans);
+    this.held += spans.size;
+  }
+
+  get spans(): number {
+    return this.held;
+  }
+}
+
+/** A stored span row's key: a span id sent again with another start time is another row. */
+export function rowKey(traceId: string, spanId: string, startMs: number): string {
+  return `${traceId}\u0000${spanId}\u0000${startMs}`;
+}
+
+const runKey = (projectId: string, runId: string) => `${projectId}\u0000${runId}`;
