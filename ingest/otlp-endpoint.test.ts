@@ -230,15 +230,18 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
     const neighbourTrace = kind === 'pglite' ? 'ad'.repeat(16) : 'ae'.repeat(16);
     const request = (trace: string, k: number) =>
       otlpJson([
-        span(trace, `${k}`.padStart(16, '0'), '', { 'loop.run.id': `held-${trace}` }, 10 + k, 11 + k),
+        span(
+          trace,
+          `${k}`.padStart(16, '0'),
+          '',
+          { 'loop.run.id': `held-${trace}` },
+          10 + k,
+          11 + k,
+        ),
       ]);
     const storedOf = async (trace: string) =>
-      (
-        await rawRows(
-          db,
-          sql`select count(*)::int as n from spans where trace_id = ${trace}`,
-        )
-      )[0]!.n;
+      (await rawRows(db, sql`select count(*)::int as n from spans where trace_id = ${trace}`))[0]!
+        .n;
     deriver.stop();
     await deriver.idle();
     config.deriveBacklog = 10;

@@ -4,12 +4,7 @@
 import type { Database } from '../db/client';
 import type { Executor } from '../db/sql';
 import { readSpoolBacklog, spoolRequest } from '../db/write/ingest-spool';
-import type {
-  SpoolBacklog,
-  SpoolCount,
-  SpoolEntry,
-  SpooledShare,
-} from '../db/write/ingest-spool';
+import type { SpoolBacklog, SpoolCount, SpoolEntry, SpooledShare } from '../db/write/ingest-spool';
 import { AppError } from '../lib/app-error';
 import type { ValidSpan } from './validate';
 

@@ -80,16 +80,19 @@ describe.each(TEST_DATABASE_KINDS)('replacing steps on %s', (kind) => {
   });
 
   it('removes the steps a derivation no longer has, and every step of a run left with none', async () => {
-    await write(['shrink', 'vanish'], [
-      ...Array.from({ length: 4 }, (_, k) => step('shrink', k + 1)),
-      step('vanish', 1),
-    ]);
+    await write(
+      ['shrink', 'vanish'],
+      [...Array.from({ length: 4 }, (_, k) => step('shrink', k + 1)), step('vanish', 1)],
+    );
     // Its spans regrouped: three steps, the second starting elsewhere (another weekly partition).
-    await write(['shrink', 'vanish'], [
-      step('shrink', 1),
-      step('shrink', 2, { startMs: 1_790_000_000_000 + 30 * 86_400_000, action: 'moved' }),
-      step('shrink', 3),
-    ]);
+    await write(
+      ['shrink', 'vanish'],
+      [
+        step('shrink', 1),
+        step('shrink', 2, { startMs: 1_790_000_000_000 + 30 * 86_400_000, action: 'moved' }),
+        step('shrink', 3),
+      ],
+    );
     const rows = await stored('shrink');
     expect(rows.map((r) => [r.ordinal, r.action])).toEqual([
       [1, 'edit'],
