@@ -267,6 +267,11 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
       await new Promise((resolve) => setTimeout(resolve, 1200));
       expect(await storedOf(heldTrace)).toBe(0);
       expect(spool.shareOf(server.projectId).requests).toBe(2);
+      // Health says why the spool is not draining.
+      const health = (await (await fetch(`${server.url}/api/health`)).json()) as {
+        spool: { requests: number; heldBack: number | null };
+      };
+      expect(health.spool).toMatchObject({ requests: 2, heldBack: 1 });
     } finally {
       config.deriveBacklog = saved.backlog;
       spool.limits.maxRequests = saved.maxRequests;
@@ -279,6 +284,10 @@ describe.each(TEST_DATABASE_KINDS)('POST /v1/traces on %s', (kind) => {
     expect((await post(server, request(heldTrace, 3), json)).status).toBe(200);
     await server.settle();
     expect(await storedOf(heldTrace)).toBe(3);
+    const after = (await (await fetch(`${server.url}/api/health`)).json()) as {
+      spool: { heldBack: number | null };
+    };
+    expect(after.spool.heldBack).toBe(0);
   });
 
   it('answers 400 naming what is broken for malformed protobuf and JSON', async () => {

@@ -1,5 +1,5 @@
 import { ping } from '@/db/ping';
-import { getRuntime } from '@/server/runtime';
+import { deriveHeldBack, getRuntime } from '@/server/runtime';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,6 +16,7 @@ export async function GET(): Promise<Response> {
     }
     await ping(runtime.handle.db);
     const spool = await runtime.spool.recount(runtime.handle.db);
+    const held = deriveHeldBack(runtime);
     return Response.json(
       {
         status: 'ready',
@@ -26,6 +27,8 @@ export async function GET(): Promise<Response> {
           bytes: spool.bytes,
           oldestAgeSeconds: Math.round(spool.oldestAgeMs / 100) / 10,
           stuck: spool.stuck,
+          // Projects whose requests wait for their derivation to catch up (null: every project's).
+          heldBack: held.everyone ? null : held.projects.length,
         },
       },
       { headers },
