@@ -38,6 +38,21 @@ const SMOOTHING = 0.3;
  * The spool as this process sees it: the backlog as last counted in the database (by any
  * process's rows) plus what this process has put since, and the measured rate workers drain it.
  */
+interface PutTally {
+  /** The count it began with: puts after that count's query was sent. */
+  since: number;
+  requests: number;
+  bytes: number;
+  byProject: Map<string, SpooledShare>;
+}
+
+const newTally = (since: number): PutTally => ({
+  since,
+  requests: 0,
+  bytes: 0,
+  byProject: new Map(),
+});
+
 export class IngestSpool {
   private counted: SpoolCount = {
     requests: 0,
@@ -47,8 +62,11 @@ export class IngestSpool {
     byProject: new Map(),
   };
   private countedAt: number;
-  private putSince = { requests: 0, bytes: 0 };
-  private putSinceBy = new Map<string, SpooledShare>();
+  // This process's puts since the count, in tallies: a put that lands while a count's query is
+  // running may or may not be in it, so it stays on top of that count (counted twice until the
+  // next one, never missed: the bound errs towards refusing).
+  private tallies: PutTally[] = [newTally(0)];
+  private counts = { started: 0, applied: 0 };
   private drainPerSecond: number | null = null;
   private onPut: () => void = () => {};
   private decoded = new Map<number, readonly ValidSpan[]>();
@@ -71,11 +89,15 @@ export class IngestSpool {
   /** The backlog: the last count, plus this process's puts since, the oldest aged meanwhile. */
   get backlog(): SpoolBacklog {
     const { requests, bytes, oldestAgeMs, stuck } = this.counted;
-    const total = requests + this.putSince.requests;
+    const put = this.tallies.reduce(
+      (sum, t) => ({ requests: sum.requests + t.requests, bytes: sum.bytes + t.bytes }),
+      { requests: 0, bytes: 0 },
+    );
+    const total = requests + put.requests;
     const aged = requests > 0 ? oldestAgeMs + (this.now() - this.countedAt) : 0;
     return {
       requests: total,
-      bytes: bytes + this.putSince.bytes,
+      bytes: bytes + put.bytes,
       oldestAgeMs: total === 0 ? 0 : aged,
       stuck,
     };
@@ -84,21 +106,28 @@ export class IngestSpool {
   /** One project's requests waiting: the last count plus this process's puts since. */
   shareOf(projectId: string): SpooledShare {
     const counted = this.counted.byProject.get(projectId);
-    const put = this.putSinceBy.get(projectId);
-    return {
-      requests: (counted?.requests ?? 0) + (put?.requests ?? 0),
-      bytes: (counted?.bytes ?? 0) + (put?.bytes ?? 0),
-    };
+    const share = { requests: counted?.requests ?? 0, bytes: counted?.bytes ?? 0 };
+    for (const tally of this.tallies) {
+      const put = tally.byProject.get(projectId);
+      share.requests += put?.requests ?? 0;
+      share.bytes += put?.bytes ?? 0;
+    }
+    return share;
   }
 
   /** Counts the spool in the database again (workers do, between passes). */
   async recount(db: Executor = this.db()): Promise<SpoolBacklog> {
     const before = this.now();
+    const count = ++this.counts.started;
+    // Puts from here on go to a tally this count may have missed.
+    this.tallies.push(newTally(count));
     const counted = await readSpoolBacklog(db);
+    // Several workers count at once: a count that started before the one applied is older.
+    if (count < this.counts.applied) return counted;
+    this.counts.applied = count;
     this.counted = counted;
     this.countedAt = before;
-    this.putSince = { requests: 0, bytes: 0 };
-    this.putSinceBy = new Map();
+    this.tallies = this.tallies.filter((t) => t.since >= count);
     // Nothing waits: spans still kept belong to rows gone some other way (a deleted project).
     // A row put meanwhile only loses its kept spans: its worker decodes the body.
     if (counted.requests === 0) this.release(this.heldIds());
@@ -163,12 +192,13 @@ export class IngestSpool {
       this.decoded.set(id, spans);
       this.decodedSpans += spans.length;
     }
-    this.putSince.requests++;
-    this.putSince.bytes += bytes;
-    const share = this.putSinceBy.get(projectId) ?? { requests: 0, bytes: 0 };
+    const tally = this.tallies[this.tallies.length - 1]!;
+    tally.requests++;
+    tally.bytes += bytes;
+    const share = tally.byProject.get(projectId) ?? { requests: 0, bytes: 0 };
     share.requests++;
     share.bytes += bytes;
-    this.putSinceBy.set(projectId, share);
+    tally.byProject.set(projectId, share);
     this.onPut();
   }
 
