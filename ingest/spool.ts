@@ -34,10 +34,6 @@ const MAX_RETRY_AFTER_SECONDS = 30;
 // How fast the measured drain rate follows a change.
 const SMOOTHING = 0.3;
 
-/**
- * The spool as this process sees it: the backlog as last counted in the database (by any
- * process's rows) plus what this process has put since, and the measured rate workers drain it.
- */
 interface PutTally {
   /** The count it began with: puts after that count's query was sent. */
   since: number;
@@ -53,6 +49,10 @@ const newTally = (since: number): PutTally => ({
   byProject: new Map(),
 });
 
+/**
+ * The spool as this process sees it: the backlog as last counted in the database (by any
+ * process's rows) plus what this process has put since, and the measured rate workers drain it.
+ */
 export class IngestSpool {
   private counted: SpoolCount = {
     requests: 0,
