@@ -55,7 +55,8 @@ export class SpoolWorkers {
   private loops: Promise<void>[] = [];
   private timer: NodeJS.Timeout | null = null;
   private wake: (() => void)[] = [];
-  // Workers holding back wait for the poll only: every put kicks, and would wake them for nothing.
+  // Workers holding back wait for the poll, or for a put of a project not held back: a put of a
+  // held-back project would wake them for nothing.
   private polled: (() => void)[] = [];
   private passes = 0;
   private lastReport = { message: '', at: 0 };
@@ -87,10 +88,17 @@ export class SpoolWorkers {
     this.loops = [];
   }
 
-  kick(): void {
+  /** Wakes resting workers; with the project just put, those holding back too, unless it is. */
+  kick(projectId?: string): void {
     const waiting = this.wake;
     this.wake = [];
     this.resume(waiting);
+    if (projectId === undefined || this.polled.length === 0) return;
+    const held = this.options.heldBack?.() ?? { everyone: false, projects: [] };
+    if (held.everyone || held.projects.includes(projectId)) return;
+    const polled = this.polled;
+    this.polled = [];
+    this.resume(polled);
   }
 
   private resume(waiting: readonly (() => void)[]): void {

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client';
-import type { DatabaseHandle } from '../db/client';
+import type { Database, DatabaseHandle } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
 import { ensureProject } from '../db/projects';
 import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../db/test-database';
@@ -16,7 +17,9 @@ import type { TestDatabaseKind } from '../db/test-database';
 import {
   claimSpooled,
   MAX_SPOOL_ATTEMPTS,
+  parseSnapshot,
   readSpoolBacklog,
+  sawCommitted,
   spoolRequest,
 } from '../db/write/ingest-spool';
 import type { SpoolFormat } from '../db/write/ingest-spool';
@@ -97,6 +100,24 @@ function workersOn(
 }
 
 const requests = capturedRequests();
+
+describe("a count's snapshot", () => {
+  it('holds the transactions committed before it, not those in progress or begun after', () => {
+    const snapshot = parseSnapshot('10:20:12,15');
+    expect([9n, 10n, 12n, 13n, 15n, 19n, 20n, 25n].map((x) => sawCommitted(snapshot, x))).toEqual([
+      true,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+      false,
+    ]);
+    expect(parseSnapshot('5:5:')).toEqual({ xmin: 5n, xmax: 5n, inProgress: new Set() });
+    expect(() => parseSnapshot('5:5')).toThrow(/not a transaction snapshot/);
+  });
+});
 
 describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
   let handle: DatabaseHandle;
@@ -338,6 +359,37 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     );
   });
 
+  it("wakes workers holding a project back for a neighbour's put, and not for that project's", async () => {
+    const lagging = await ensureProject(handle.db, 'kick-lagging');
+    const neighbour = await ensureProject(handle.db, 'kick-neighbour');
+    const [first, second, third] = requests;
+    const spool = new IngestSpool(() => handle.db);
+    const workers = new SpoolWorkers({
+      db: () => handle.db,
+      spool,
+      workers: 1,
+      batch: 4,
+      heldBack: () => ({ everyone: false, projects: [lagging] }),
+    });
+    spool.whenPut((projectId) => workers.kick(projectId));
+    await spool.put(lagging, { format: first!.format, body: first!.body });
+    // No poll within this test: only a put can wake the worker once it rests holding back.
+    workers.start(600_000);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await spool.put(lagging, { format: third!.format, body: third!.body });
+      await spool.put(neighbour, { format: second!.format, body: second!.body });
+      await expect
+        .poll(() => spansOf(handle, neighbour).then((s) => s.length), { timeout: 3000 })
+        .toBe(validateSpans(decodeOtlpBody(second!.format, second!.body)).spans.length);
+      expect(await spansOf(handle, lagging)).toEqual([]);
+      expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 2 });
+    } finally {
+      await workers.stop();
+      await handle.db.execute(sql`delete from ingest_spool`);
+    }
+  });
+
   it('answers 429 with Retry-After only once the bound is reached: requests, bytes, age', async () => {
     const projectId = await ensureProject(handle.db, 'bounded');
     let now = 1_000_000;
@@ -380,6 +432,47 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
       /^the oldest request waiting to be stored arrived 61 s ago/,
     );
     await handle.db.execute(sql`delete from ingest_spool where project_id = ${projectId}::uuid`);
+  });
+
+  it("counts a put once whichever side of a count's snapshot its commit fell on", async () => {
+    const projectId = await ensureProject(handle.db, 'put-during-count');
+    await handle.db.execute(sql`delete from ingest_spool`);
+    const body = new Uint8Array(100);
+    const share = (requests: number) => ({ requests, bytes: requests * body.byteLength });
+    const door = withLateAnswers(handle.db);
+    const spool = new IngestSpool(() => door.db);
+    await spool.recount(handle.db);
+
+    // Committed before the count reads, heard by the door after: the count holds it.
+    const heard = door.holdAnswers();
+    const put = spool.put(projectId, { format: 'protobuf', body });
+    await expect.poll(() => readSpoolBacklog(handle.db).then((b) => b.requests)).toBe(1);
+    await spool.recount(handle.db);
+    heard();
+    await put;
+    expect(spool.backlog.requests).toBe(1);
+    expect(spool.shareOf(projectId)).toEqual(share(1));
+
+    // Committed after the count read, heard before the count's answer: on top of it.
+    const counter = withLateAnswers(handle.db);
+    const answered = counter.holdAnswers();
+    const count = spool.recount(counter.db);
+    await counter.answered;
+    await spool.put(projectId, { format: 'protobuf', body });
+    expect(spool.shareOf(projectId)).toEqual(share(2));
+    answered();
+    await count;
+    expect(spool.shareOf(projectId)).toEqual(share(2));
+    expect(spool.backlog).toMatchObject({ requests: 2, bytes: 200 });
+
+    // The next count holds both, and nothing stays on top.
+    await spool.recount(handle.db);
+    expect(spool.shareOf(projectId)).toEqual(share(2));
+    expect(spool.backlog.requests).toBe(2);
+    await handle.db.execute(sql`delete from ingest_spool`);
+    await spool.recount(handle.db);
+    expect(spool.backlog.requests).toBe(0);
+    expect(spool.shareOf(projectId)).toEqual(share(0));
   });
 
   it('lets a read store its project’s waiting requests when few wait, and not when many do', async () => {
@@ -569,6 +662,42 @@ describe.each(TEST_DATABASE_KINDS)('a backlog across a restart on %s', (kind) =>
     }
   });
 });
+
+/**
+ * `db` whose answers, while held, reach the caller only once released: the statement has run
+ * (and committed) in the database, the caller has not heard yet. `answered` resolves when the
+ * first held answer is in.
+ */
+function withLateAnswers(db: Database) {
+  let gate: Promise<void> | null = null;
+  let gotAnswer!: () => void;
+  const answered = new Promise<void>((resolve) => (gotAnswer = resolve));
+  const late = new Proxy(db, {
+    get(target, key, receiver) {
+      if (key !== 'execute') return Reflect.get(target, key, receiver) as unknown;
+      return async (query: SQL) => {
+        const result = await target.execute(query);
+        if (gate) {
+          gotAnswer();
+          await gate;
+        }
+        return result;
+      };
+    },
+  });
+  return {
+    db: late,
+    answered,
+    holdAnswers(): () => void {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        gate = null;
+        release();
+      };
+    },
+  };
+}
 
 function refusal(act: () => void): AppError {
   try {

@@ -3,7 +3,7 @@
 // only reason to refuse work the door could take. Workers (spool-worker.ts) expand the rows.
 import type { Database } from '../db/client';
 import type { Executor } from '../db/sql';
-import { readSpoolBacklog, spoolRequest } from '../db/write/ingest-spool';
+import { readSpoolBacklog, sawCommitted, spoolRequest } from '../db/write/ingest-spool';
 import type { SpoolBacklog, SpoolCount, SpoolEntry, SpooledShare } from '../db/write/ingest-spool';
 import { AppError } from '../lib/app-error';
 import type { ValidSpan } from './validate';
@@ -34,20 +34,12 @@ const MAX_RETRY_AFTER_SECONDS = 30;
 // How fast the measured drain rate follows a change.
 const SMOOTHING = 0.3;
 
-interface PutTally {
-  /** The count it began with: puts after that count's query was sent. */
-  since: number;
-  requests: number;
+/** A put of this process that the last count applied did not see. */
+interface UnseenPut {
+  xid: bigint;
+  projectId: string;
   bytes: number;
-  byProject: Map<string, SpooledShare>;
 }
-
-const newTally = (since: number): PutTally => ({
-  since,
-  requests: 0,
-  bytes: 0,
-  byProject: new Map(),
-});
 
 /**
  * The spool as this process sees it: the backlog as last counted in the database (by any
@@ -60,15 +52,20 @@ export class IngestSpool {
     oldestAgeMs: 0,
     stuck: 0,
     byProject: new Map(),
+    snapshot: null,
   };
   private countedAt: number;
-  // This process's puts since the count, in tallies: a put that lands while a count's query is
-  // running may or may not be in it, so it stays on top of that count (counted twice until the
-  // next one, never missed: the bound errs towards refusing).
-  private tallies: PutTally[] = [newTally(0)];
+  // This process's puts the count did not see, by the transaction that committed each: a put
+  // that lands while a count's query runs is in it or not as its commit fell before or after the
+  // count's snapshot, so it is counted once either way. (On a distributed Postgres the
+  // coordinator's snapshot stands for the shards': a put committing at that moment may be
+  // counted twice or missed until the next count.)
+  private unseen: UnseenPut[] = [];
+  private unseenTotal: SpooledShare = { requests: 0, bytes: 0 };
+  private unseenByProject = new Map<string, SpooledShare>();
   private counts = { started: 0, applied: 0 };
   private drainPerSecond: number | null = null;
-  private onPut: () => void = () => {};
+  private onPut: (projectId: string) => void = () => {};
   private decoded = new Map<number, readonly ValidSpan[]>();
   private decodedSpans = 0;
 
@@ -81,18 +78,15 @@ export class IngestSpool {
     this.countedAt = now();
   }
 
-  /** Called after each put (the workers' cue). */
-  whenPut(listener: () => void): void {
+  /** Called after each put, with its project (the workers' cue). */
+  whenPut(listener: (projectId: string) => void): void {
     this.onPut = listener;
   }
 
   /** The backlog: the last count, plus this process's puts since, the oldest aged meanwhile. */
   get backlog(): SpoolBacklog {
     const { requests, bytes, oldestAgeMs, stuck } = this.counted;
-    const put = this.tallies.reduce(
-      (sum, t) => ({ requests: sum.requests + t.requests, bytes: sum.bytes + t.bytes }),
-      { requests: 0, bytes: 0 },
-    );
+    const put = this.unseenTotal;
     const total = requests + put.requests;
     const aged = requests > 0 ? oldestAgeMs + (this.now() - this.countedAt) : 0;
     return {
@@ -106,28 +100,28 @@ export class IngestSpool {
   /** One project's requests waiting: the last count plus this process's puts since. */
   shareOf(projectId: string): SpooledShare {
     const counted = this.counted.byProject.get(projectId);
-    const share = { requests: counted?.requests ?? 0, bytes: counted?.bytes ?? 0 };
-    for (const tally of this.tallies) {
-      const put = tally.byProject.get(projectId);
-      share.requests += put?.requests ?? 0;
-      share.bytes += put?.bytes ?? 0;
-    }
-    return share;
+    const put = this.unseenByProject.get(projectId);
+    return {
+      requests: (counted?.requests ?? 0) + (put?.requests ?? 0),
+      bytes: (counted?.bytes ?? 0) + (put?.bytes ?? 0),
+    };
   }
 
   /** Counts the spool in the database again (workers do, between passes). */
   async recount(db: Executor = this.db()): Promise<SpoolBacklog> {
     const before = this.now();
     const count = ++this.counts.started;
-    // Puts from here on go to a tally this count may have missed.
-    this.tallies.push(newTally(count));
     const counted = await readSpoolBacklog(db);
     // Several workers count at once: a count that started before the one applied is older.
     if (count < this.counts.applied) return counted;
     this.counts.applied = count;
     this.counted = counted;
     this.countedAt = before;
-    this.tallies = this.tallies.filter((t) => t.since >= count);
+    const seen = this.unseen.filter((put) => this.sawPut(put.xid));
+    if (seen.length > 0) {
+      this.unseen = this.unseen.filter((put) => !this.sawPut(put.xid));
+      for (const put of seen) this.tallyUnseen(put, -1);
+    }
     // Nothing waits: spans still kept belong to rows gone some other way (a deleted project).
     // A row put meanwhile only loses its kept spans: its worker decodes the body.
     if (counted.requests === 0) this.release(this.heldIds());
@@ -187,19 +181,33 @@ export class IngestSpool {
     const { spans, ...request } = entry;
     const bytes = request.bytes ?? request.body.byteLength;
     this.checkRoom(bytes);
-    const id = await spoolRequest(this.db(), projectId, { ...request, bytes });
+    const { id, xid } = await spoolRequest(this.db(), projectId, { ...request, bytes });
     if (spans && this.decodedSpans + spans.length <= this.keptSpans) {
       this.decoded.set(id, spans);
       this.decodedSpans += spans.length;
     }
-    const tally = this.tallies[this.tallies.length - 1]!;
-    tally.requests++;
-    tally.bytes += bytes;
-    const share = tally.byProject.get(projectId) ?? { requests: 0, bytes: 0 };
-    share.requests++;
-    share.bytes += bytes;
-    tally.byProject.set(projectId, share);
-    this.onPut();
+    // A count that ran meanwhile may hold it already.
+    if (!this.sawPut(xid)) {
+      const put = { xid, projectId, bytes };
+      this.unseen.push(put);
+      this.tallyUnseen(put, 1);
+    }
+    this.onPut(projectId);
+  }
+
+  private sawPut(xid: bigint): boolean {
+    const { snapshot } = this.counted;
+    return snapshot !== null && sawCommitted(snapshot, xid);
+  }
+
+  private tallyUnseen(put: UnseenPut, sign: 1 | -1): void {
+    this.unseenTotal.requests += sign;
+    this.unseenTotal.bytes += sign * put.bytes;
+    const share = this.unseenByProject.get(put.projectId) ?? { requests: 0, bytes: 0 };
+    share.requests += sign;
+    share.bytes += sign * put.bytes;
+    if (share.requests === 0) this.unseenByProject.delete(put.projectId);
+    else this.unseenByProject.set(put.projectId, share);
   }
 
   /** Requests whose spans this process holds decoded. */

@@ -32,7 +32,7 @@ export async function startSpoolWorkers(
     onStored: () => runtime.deriver.kick(),
     onError: runtime.log,
   });
-  runtime.spool.whenPut(() => workers.kick());
+  runtime.spool.whenPut((projectId) => workers.kick(projectId));
   workers.start();
   return {
     workers,

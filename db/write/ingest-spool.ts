@@ -46,27 +46,56 @@ export interface SpooledShare {
 /** The backlog as counted, with each project's share of it. */
 export interface SpoolCount extends SpoolBacklog {
   byProject: ReadonlyMap<string, SpooledShare>;
+  /** The transactions the count saw committed: which puts it holds (`sawCommitted`). */
+  snapshot: TransactionSnapshot | null;
+}
+
+/** `pg_current_snapshot()`: transactions below `xmin` are over, from `xmax` on not yet begun. */
+export interface TransactionSnapshot {
+  xmin: bigint;
+  xmax: bigint;
+  inProgress: ReadonlySet<bigint>;
+}
+
+/** A put's row and the transaction that committed it. */
+export interface SpooledId {
+  id: number;
+  xid: bigint;
+}
+
+/** Whether a committed transaction's rows are in what a statement with `snapshot` read. */
+export function sawCommitted(snapshot: TransactionSnapshot, xid: bigint): boolean {
+  if (xid < snapshot.xmin) return true;
+  return xid < snapshot.xmax && !snapshot.inProgress.has(xid);
+}
+
+/** Reads `pg_current_snapshot()`'s text, `xmin:xmax:xip,...`. */
+export function parseSnapshot(text: string): TransactionSnapshot {
+  const match = /^(\d+):(\d+):([\d,]*)$/.exec(text);
+  if (!match) throw new Error(`not a transaction snapshot: ${text.slice(0, 80)}`);
+  const inProgress = new Set(match[3] ? match[3].split(',').map((x) => BigInt(x)) : []);
+  return { xmin: BigInt(match[1]!), xmax: BigInt(match[2]!), inProgress };
 }
 
 /** Expansions of one request that may fail before it is left for an operator (and health). */
 export const MAX_SPOOL_ATTEMPTS = 5;
 
-/** The door's write: one row, one statement, committed on its own; the row's id. */
+/** The door's write: one row, one statement, committed on its own; the row's id and xid. */
 export async function spoolRequest(
   db: Executor,
   projectId: string,
   { format, body, gzipped = false, bytes = body.byteLength }: SpoolEntry,
-): Promise<number> {
+): Promise<SpooledId> {
   const [row] = await queryRows(
     db,
     sql`
     insert into ingest_spool (project_id, format, body, gzipped, bytes)
     values (${projectId}::uuid, ${format}, ${bytesParam(body)}, ${gzipped}, ${bytes})
-    returning id
+    returning id, pg_current_xact_id()::text as xid
   `,
-    z.object({ id: column.number }),
+    z.object({ id: column.number, xid: column.text }),
   );
-  return row!.id;
+  return { id: row!.id, xid: BigInt(row!.xid) };
 }
 
 /**
@@ -171,32 +200,49 @@ export async function lastSpooledIdOf(db: Executor, projectId: string): Promise<
 }
 
 export async function readSpoolBacklog(db: Executor): Promise<SpoolCount> {
-  // Per project (each within its shard on a distributed Postgres), summed here.
+  // Per project (each within its shard on a distributed Postgres), summed here; the snapshot
+  // comes along on every row, and on the one row of nulls an empty spool gives.
   const rows = await queryRows(
     db,
     sql`
-      select project_id, count(*) as requests, coalesce(sum(bytes), 0) as bytes,
-        coalesce(extract(epoch from (now() - min(received_at))) * 1000, 0) as oldest_ms,
-        count(*) filter (where attempts >= ${MAX_SPOOL_ATTEMPTS}) as stuck
-      from ingest_spool
-      group by project_id
+      with counted as (
+        select project_id, count(*) as requests, coalesce(sum(bytes), 0) as bytes,
+          coalesce(extract(epoch from (now() - min(received_at))) * 1000, 0) as oldest_ms,
+          count(*) filter (where attempts >= ${MAX_SPOOL_ATTEMPTS}) as stuck
+        from ingest_spool
+        group by project_id
+      )
+      select pg_current_snapshot()::text as snapshot, counted.*
+      from (select 1) as one left join counted on true
     `,
     z.object({
-      project_id: column.text,
-      requests: column.number,
-      bytes: column.number,
-      oldest_ms: column.number,
-      stuck: column.number,
+      snapshot: column.text,
+      project_id: column.text.nullable(),
+      requests: column.numberOrNull,
+      bytes: column.numberOrNull,
+      oldest_ms: column.numberOrNull,
+      stuck: column.numberOrNull,
     }),
   );
   const byProject = new Map<string, SpooledShare>();
-  const backlog: SpoolCount = { requests: 0, bytes: 0, oldestAgeMs: 0, stuck: 0, byProject };
+  const snapshot = parseSnapshot(rows[0]!.snapshot);
+  const backlog: SpoolCount = {
+    requests: 0,
+    bytes: 0,
+    oldestAgeMs: 0,
+    stuck: 0,
+    byProject,
+    snapshot,
+  };
   for (const row of rows) {
-    byProject.set(row.project_id, { requests: row.requests, bytes: row.bytes });
-    backlog.requests += row.requests;
-    backlog.bytes += row.bytes;
-    backlog.stuck += row.stuck;
-    backlog.oldestAgeMs = Math.max(backlog.oldestAgeMs, Math.round(row.oldest_ms));
+    if (row.project_id === null) continue;
+    const requests = row.requests ?? 0;
+    const bytes = row.bytes ?? 0;
+    byProject.set(row.project_id, { requests, bytes });
+    backlog.requests += requests;
+    backlog.bytes += bytes;
+    backlog.stuck += row.stuck ?? 0;
+    backlog.oldestAgeMs = Math.max(backlog.oldestAgeMs, Math.round(row.oldest_ms ?? 0));
   }
   return backlog;
 }
