@@ -74,7 +74,7 @@ export async function exportTraces(
     if (lagging !== null) throw deps.admission.refusal(lagging);
     ticket.admit(scope);
     // A full spool refuses before the body is read; a body that would overfill it, once read.
-    deps.spool?.checkRoom(request.declaredBytes ?? 0);
+    deps.spool?.checkRoom(request.declaredBytes ?? 0, scope.projectId);
     // Read while waiting, not at work: a slow body holds a place of its own project's share,
     // never a slot another client's spans could be stored in.
     const { sent, body } = await readBodyAsSent(request.body, {

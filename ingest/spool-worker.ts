@@ -1,5 +1,5 @@
-// The spool's workers: each takes the oldest waiting requests no other transaction holds, stores
-// their spans and deletes them in one transaction. A crash before the commit leaves the rows for
+// The spool's workers: each takes, project by project in turn, the oldest waiting requests no
+// other transaction holds, stores their spans and deletes them in one transaction. A crash before the commit leaves the rows for
 // the next pass (of this process after restart, or of another server on the same database); a
 // crash after it has the spans stored and the rows gone: none lost, none stored twice (spans are
 // idempotent by key besides).
@@ -59,6 +59,8 @@ export class SpoolWorkers {
   // held-back project would wake them for nothing.
   private polled: (() => void)[] = [];
   private passes = 0;
+  // The project the last claim ended on: the next one starts after it (claimSpooled's `after`).
+  private turn: string | null = null;
   private lastReport = { message: '', at: 0 };
 
   constructor(private readonly options: SpoolWorkerOptions) {}
@@ -204,8 +206,14 @@ export class SpoolWorkers {
     try {
       const expanded = await withConflictRetry(() =>
         db.transaction(async (tx) => {
-          const claimed = await claimSpooled(tx, this.options.batch, of, spool.heldIds(), except);
+          const claimed = await claimSpooled(tx, this.options.batch, {
+            of,
+            held: spool.heldIds(),
+            except,
+            after: this.turn,
+          });
           claimedIds = claimed.map((r) => r.id);
+          if (!of) this.turn = claimed.at(-1)?.projectId ?? null;
           // Every request's spans first, then each project's traces mapped and runs marked once.
           const traces = new Map<string, Map<string, string | null>>();
           for (const request of claimed) {

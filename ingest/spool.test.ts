@@ -304,7 +304,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     );
     // A claim told which it holds leaves those bodies out.
     await handle.db.transaction(async (tx) => {
-      const claimed = await claimSpooled(tx, 10, null, held);
+      const claimed = await claimSpooled(tx, 10, { held });
       expect(claimed.map((r) => r.body === null)).toEqual([true, true, false, false, false, false]);
     });
     const errors: string[] = [];
@@ -401,14 +401,19 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     );
     await spool.recount();
     const body = new Uint8Array(400_000);
+    // Of three projects: no one of them passes its own part (the quarter kept for others).
+    const [second, third] = [
+      await ensureProject(handle.db, 'bounded-2'),
+      await ensureProject(handle.db, 'bounded-3'),
+    ];
     await spool.put(projectId, { format: 'protobuf', body: body });
-    await spool.put(projectId, { format: 'protobuf', body: body });
+    await spool.put(second, { format: 'protobuf', body: body });
     // Two wait: a third of 400 kB would pass 1 MB.
     const bytes = refusal(() => spool.checkRoom(body.byteLength));
     expect(bytes.status).toBe(429);
     expect(bytes.message).toMatch(/800000 bytes of requests wait to be stored; retry after \d+ s/);
     expect(bytes.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    await spool.put(projectId, { format: 'protobuf', body: new Uint8Array(10) });
+    await spool.put(third, { format: 'protobuf', body: new Uint8Array(10) });
     const count = refusal(() => spool.checkRoom(10));
     expect(count.message).toMatch(/^3 requests wait to be stored/);
     await expect(
@@ -418,7 +423,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     });
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 3 });
 
-    await handle.db.execute(sql`delete from ingest_spool where project_id = ${projectId}::uuid`);
+    await handle.db.execute(sql`delete from ingest_spool`);
     const aged = new IngestSpool(
       () => handle.db,
       { ...limits, maxRequests: 100 },
@@ -431,7 +436,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     expect(refusal(() => aged.checkRoom(10)).message).toMatch(
       /^the oldest request waiting to be stored arrived 61 s ago/,
     );
-    await handle.db.execute(sql`delete from ingest_spool where project_id = ${projectId}::uuid`);
+    await handle.db.execute(sql`delete from ingest_spool`);
   });
 
   it("counts a put once whichever side of a count's snapshot its commit fell on", async () => {
@@ -473,6 +478,75 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     await spool.recount(handle.db);
     expect(spool.backlog.requests).toBe(0);
     expect(spool.shareOf(projectId)).toEqual(share(0));
+  });
+
+  it('keeps the last quarter of the bound for projects holding less than a quarter of it', async () => {
+    const flooding = await ensureProject(handle.db, 'kept-flooding');
+    const neighbour = await ensureProject(handle.db, 'kept-neighbour');
+    await handle.db.execute(sql`delete from ingest_spool`);
+    const small = new Uint8Array(10);
+    const put = (spool: IngestSpool, projectId: string, body = small) =>
+      spool.put(projectId, { format: 'protobuf', body });
+    const spool = new IngestSpool(() => handle.db, {
+      maxRequests: 8,
+      maxBytes: 1_000_000,
+      maxAgeMs: 60_000,
+    });
+    for (let k = 0; k < 6; k++) await put(spool, flooding);
+    await expect(put(spool, flooding)).rejects.toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(
+        /^6 requests of this project wait to be stored, and the rest of the spool is kept for other projects; retry after \d+ s$/,
+      ) as unknown,
+      retryAfterSeconds: expect.any(Number) as unknown,
+    });
+    // The neighbour takes the quarter left, and then the whole bound holds.
+    await put(spool, neighbour);
+    await put(spool, neighbour);
+    await expect(put(spool, neighbour)).rejects.toMatchObject({
+      message: expect.stringMatching(/^8 requests wait to be stored/) as unknown,
+    });
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 8 });
+    await handle.db.execute(sql`delete from ingest_spool`);
+
+    // By bytes alike: three quarters of 1 MB for one project, a newcomer's request still taken.
+    const bytes = new IngestSpool(() => handle.db, {
+      maxRequests: 100,
+      maxBytes: 1_000_000,
+      maxAgeMs: 60_000,
+    });
+    const quarter = new Uint8Array(250_000);
+    for (let k = 0; k < 3; k++) await put(bytes, flooding, quarter);
+    await expect(put(bytes, flooding, quarter)).rejects.toMatchObject({
+      message: expect.stringMatching(/^750000 bytes of requests of this project wait/) as unknown,
+    });
+    await put(bytes, neighbour, new Uint8Array(200_000));
+    expect(bytes.backlog).toMatchObject({ requests: 4, bytes: 950_000 });
+    await handle.db.execute(sql`delete from ingest_spool`);
+  });
+
+  it('claims project by project in turn, each its oldest requests, then round again', async () => {
+    const [a, b] = (
+      await Promise.all(['turn-a', 'turn-b'].map((name) => ensureProject(handle.db, name)))
+    ).sort();
+    await handle.db.execute(sql`delete from ingest_spool`);
+    const ids: Record<string, number[]> = { [a!]: [], [b!]: [] };
+    for (const projectId of [a!, a!, a!, b!]) {
+      const { id } = await spoolRequest(handle.db, projectId, {
+        format: 'protobuf',
+        body: new Uint8Array(1),
+      });
+      ids[projectId]!.push(id);
+    }
+    const claims = await handle.db.transaction(async (tx) => {
+      const first = await claimSpooled(tx, 2);
+      const next = await claimSpooled(tx, 2, { after: first.at(-1)!.projectId });
+      // Past the last project: from the first again (this transaction's own locks do not skip).
+      const again = await claimSpooled(tx, 2, { after: next.at(-1)!.projectId });
+      return [first, next, again].map((claim) => claim.map((r) => r.id));
+    });
+    expect(claims).toEqual([ids[a!]!.slice(0, 2), ids[b!], ids[a!]!.slice(0, 2)]);
+    await handle.db.execute(sql`delete from ingest_spool`);
   });
 
   it('lets a read store its project’s waiting requests when few wait, and not when many do', async () => {

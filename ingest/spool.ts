@@ -31,6 +31,8 @@ export const DEFAULT_SPOOL_LIMITS: SpoolLimits = {
 export const DECODED_SPANS_KEPT = 16_384;
 
 const MAX_RETRY_AFTER_SECONDS = 30;
+// The share of the bound kept for projects that hold less than that share of it: one in four.
+const KEPT_FOR_OTHERS = 4;
 // How fast the measured drain rate follows a change.
 const SMOOTHING = 0.3;
 
@@ -139,14 +141,16 @@ export class IngestSpool {
   }
 
   /**
-   * 429 with Retry-After when a request of `bytes` would pass the bound; nothing otherwise
-   * (workers being behind is what the spool is for).
+   * 429 with Retry-After when a request of `bytes` would pass the bound, or, of `projectId`,
+   * the part of it kept for others; nothing otherwise (workers being behind is what the spool
+   * is for).
    */
-  checkRoom(bytes: number): void {
+  checkRoom(bytes: number, projectId?: string): void {
     const { maxRequests, maxBytes, maxAgeMs } = this.limits;
     const backlog = this.backlog;
     let why: string | null = null;
     let over = 0;
+    const kept = projectId === undefined ? null : this.keptFromProject(projectId, bytes);
     if (backlog.requests + 1 > maxRequests) {
       why = `${backlog.requests} requests wait to be stored`;
       over = backlog.requests + 1 - maxRequests;
@@ -159,6 +163,8 @@ export class IngestSpool {
     } else if (backlog.oldestAgeMs > maxAgeMs) {
       why = `the oldest request waiting to be stored arrived ${Math.round(backlog.oldestAgeMs / 1000)} s ago`;
       over = Math.max(1, Math.ceil(backlog.requests / 10));
+    } else if (kept !== null) {
+      ({ why, over } = kept);
     }
     if (why === null) return;
     const seconds = Math.min(
@@ -171,6 +177,44 @@ export class IngestSpool {
   }
 
   /**
+   * The last quarter of the bound is kept for projects that hold less than a quarter of it: a
+   * project outpacing the workers fills three quarters at most, and a neighbour still finds room.
+   */
+  private keptFromProject(projectId: string, bytes: number): { why: string; over: number } | null {
+    const { maxRequests, maxBytes } = this.limits;
+    const keptRequests = Math.floor(maxRequests / KEPT_FOR_OTHERS);
+    const keptBytes = Math.floor(maxBytes / KEPT_FOR_OTHERS);
+    const backlog = this.backlog;
+    const share = this.shareOf(projectId);
+    const why = (what: string) =>
+      `${what} of this project wait to be stored, and the rest of the spool is kept for other projects`;
+    if (
+      keptRequests >= 1 &&
+      backlog.requests + 1 > maxRequests - keptRequests &&
+      share.requests + 1 > keptRequests
+    ) {
+      return {
+        why: why(`${share.requests} requests`),
+        over: backlog.requests + 1 - (maxRequests - keptRequests),
+      };
+    }
+    if (
+      share.requests > 0 &&
+      backlog.bytes + bytes > maxBytes - keptBytes &&
+      share.bytes + bytes > keptBytes
+    ) {
+      return {
+        why: why(`${share.bytes} bytes of requests`),
+        over: Math.max(
+          1,
+          Math.ceil(((share.bytes + bytes - keptBytes) / share.bytes) * share.requests),
+        ),
+      };
+    }
+    return null;
+  }
+
+  /**
    * Commits one request's body; returning means it is durable. `spans`, what the door validated
    * of it, is kept for this process's workers while there is room.
    */
@@ -180,7 +224,7 @@ export class IngestSpool {
   ): Promise<void> {
     const { spans, ...request } = entry;
     const bytes = request.bytes ?? request.body.byteLength;
-    this.checkRoom(bytes);
+    this.checkRoom(bytes, projectId);
     const { id, xid } = await spoolRequest(this.db(), projectId, { ...request, bytes });
     if (spans && this.decodedSpans + spans.length <= this.keptSpans) {
       this.decoded.set(id, spans);

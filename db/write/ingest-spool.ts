@@ -98,43 +98,60 @@ export async function spoolRequest(
   return { id: row!.id, xid: BigInt(row!.xid) };
 }
 
+/** Which waiting requests a claim takes. */
+export interface SpoolClaim {
+  /** One project's only (a read catching up on it), oldest first. */
+  of?: { projectId: string } | null;
+  /** Requests the caller holds decoded: their bodies are not sent (the column is large). */
+  held?: readonly number[];
+  /** Projects whose requests wait for now (their derivation is behind). */
+  except?: readonly string[];
+  /**
+   * The project served last: projects after it (in id order) are served first, each its oldest
+   * requests, wrapping around, so a project with a large backlog does not hold a neighbour's few
+   * behind it.
+   */
+  after?: string | null;
+}
+
 /**
- * Takes up to `limit` waiting requests, oldest first, for the rest of `tx`: rows another
- * transaction holds are skipped (several workers, several servers), never waited for.
+ * Takes up to `limit` waiting requests for the rest of `tx`: rows another transaction holds are
+ * skipped (several workers, several servers), never waited for.
  */
 export async function claimSpooled(
   tx: Transaction,
   limit: number,
-  of: { projectId: string } | null = null,
-  /** Requests the caller holds decoded: their bodies are not sent (the column is large). */
-  held: readonly number[] = [],
-  /** Projects whose requests wait for now (their derivation is behind). */
-  except: readonly string[] = [],
+  { of = null, held = [], except = [], after = null }: SpoolClaim = {},
 ): Promise<SpooledRequest[]> {
-  // A read catching up on its project waits for the rows a worker holds (FOR UPDATE): once that
-  // worker commits they are gone, so the read then sees their spans.
-  const rows = await queryRows(
-    tx,
-    sql`
+  const claim = (from: string | null) =>
+    queryRows(
+      tx,
+      // A read catching up on its project waits for the rows a worker holds (FOR UPDATE): once
+      // that worker commits they are gone, so the read then sees their spans.
+      sql`
       select id, project_id, format, gzipped, bytes,
         case when id = any(${asPgArray(held.map(String))}::bigint[]) then null else body end as body
       from ingest_spool
       where attempts < ${MAX_SPOOL_ATTEMPTS}
         ${of ? sql`and project_id = ${of.projectId}::uuid` : sql``}
+        ${from !== null ? sql`and project_id > ${from}::uuid` : sql``}
         ${except.length > 0 ? sql`and project_id <> all(${asPgArray(except)}::uuid[])` : sql``}
-      order by id
+      order by project_id, id
       limit ${limit}
       for update ${of ? sql`` : sql`skip locked`}
     `,
-    z.object({
-      id: column.number,
-      project_id: column.text,
-      format: z.enum(['json', 'protobuf']),
-      body: z.instanceof(Uint8Array).nullable(),
-      gzipped: column.boolean,
-      bytes: column.number,
-    }),
-  );
+      z.object({
+        id: column.number,
+        project_id: column.text,
+        format: z.enum(['json', 'protobuf']),
+        body: z.instanceof(Uint8Array).nullable(),
+        gzipped: column.boolean,
+        bytes: column.number,
+      }),
+    );
+  let rows = await claim(of ? null : after);
+  // Past the last project: round again from the first.
+  if (rows.length === 0 && after !== null && !of) rows = await claim(null);
   return rows.map((r) => ({
     id: r.id,
     projectId: r.project_id,
