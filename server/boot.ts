@@ -13,6 +13,7 @@ import type { Executor } from '../db/sql';
 import { lockStartUpSeeding } from '../db/write/xact-locks';
 import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns, retentionBatch } from '../db/write/expire-runs';
+import { keepPatternWindows } from '../db/write/pattern-windows';
 import { keepTimePartitions } from '../db/write/time-partitions';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { startLoopLagMonitor } from '../ingest/loop-lag';
@@ -187,6 +188,29 @@ export function startPartitionUpkeep(runtime: Runtime, everyMs = 3_600_000): Nod
       })
       .catch((error: unknown) => runtime.log(`Partition upkeep failed: ${describeError(error)}`));
   }, everyMs);
+  timer.unref();
+  return timer;
+}
+
+/**
+ * Every `everyMs` (and once at start), each project's pattern windows are built for the hour
+ * begun (db/write/pattern-windows.ts); until then the patterns read sums the window itself.
+ */
+export function startPatternWindowUpkeep(runtime: Runtime, everyMs = 60_000): NodeJS.Timeout {
+  let keeping = false;
+  const keep = () => {
+    const handle = runtime.handle;
+    if (keeping || runtime.status !== 'ready' || !handle) return;
+    keeping = true;
+    keepPatternWindows(handle.db, Date.now())
+      .catch((error: unknown) =>
+        runtime.log(`Pattern window upkeep failed: ${describeError(error)}`),
+      )
+      .finally(() => (keeping = false));
+  };
+  const first = setTimeout(keep, Math.min(1_000, everyMs));
+  first.unref();
+  const timer = setInterval(keep, everyMs);
   timer.unref();
   return timer;
 }

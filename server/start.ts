@@ -10,6 +10,7 @@ import {
   createRuntime,
   startIdleSweeper,
   startPartitionUpkeep,
+  startPatternWindowUpkeep,
   startRetentionSweeper,
 } from './boot';
 import { listenGrpc } from './grpc-server';
@@ -108,6 +109,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   }
   startIdleSweeper(runtime);
   startPartitionUpkeep(runtime);
+  startPatternWindowUpkeep(runtime);
   if (config.retentionSweepMs !== null) startRetentionSweeper(runtime, config.retentionSweepMs);
   startWindowAlerts(() => (runtime.status === 'ready' ? (runtime.handle?.db ?? null) : null), log);
 

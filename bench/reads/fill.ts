@@ -15,6 +15,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { migrateDatabase } from '../../db/migrate';
 import { ensureProject } from '../../db/projects';
 import { rebuildRollup } from '../../db/write/rollup-delta';
+import { keepPatternWindows } from '../../db/write/pattern-windows';
 import { PATTERN_ROLLUP } from '../../db/write/run-patterns';
 import { RUN_ROLLUP } from '../../db/write/run-rollups';
 import { WEEKLY_ROLLUP } from '../../db/write/weekly-rollups';
@@ -120,9 +121,11 @@ export async function fillDataset(bench: BenchDatabase, spec: DatasetSpec): Prom
   });
   await fillPatterns(bench, projectId);
   await rebuildRollups(bench, projectId);
+  // The windows the server builds each hour (db/write/pattern-windows.ts).
+  await keepPatternWindows(db, spec.endMs);
   // Autovacuum would get there too; the benchmark should not depend on when it does.
   await maintenance(bench, [
-    'vacuum (analyze) runs, steps, weekly_rollups, run_rollups, run_category_rollups, run_agent_rollups, run_patterns, pattern_rollups, pattern_totals',
+    'vacuum (analyze) runs, steps, weekly_rollups, run_rollups, run_category_rollups, run_agent_rollups, run_patterns, pattern_rollups, pattern_totals, pattern_windows',
   ]);
   return {
     projectId,

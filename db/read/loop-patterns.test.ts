@@ -3,9 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../client';
 import { ensureProject } from '../projects';
 import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../test-database';
+import {
+  buildPatternWindow,
+  keepPatternWindows,
+  PATTERN_WINDOW_DAYS,
+} from '../write/pattern-windows';
 import { replaceRunPatterns } from '../write/run-patterns';
 import type { RunPatternRow } from '../write/run-patterns';
-import { loopPatterns, wholeHours } from './loop-patterns';
+import { loopPatterns, rankFromWindow, WINDOW_ANCHOR_GAP_MS, wholeHours } from './loop-patterns';
 import type { PatternScope, PatternTuning } from './loop-patterns';
 
 const HOUR = 3_600_000;
@@ -200,4 +205,163 @@ describe.each(TEST_DATABASE_KINDS)('the loop patterns read on %s', (kind) => {
       expect(await read(name, {}, Number.POSITIVE_INFINITY)).toEqual(await read(name, {}, 0));
     }
   });
+  const clearWindows = async () => {
+    await db.db.execute(sql`delete from pattern_windows`);
+    await db.db.execute(sql`delete from pattern_window_anchors`);
+  };
+  const summedPage = (scope: PatternScope) =>
+    loopPatterns(db.db, scope, { walkLimit: 0, windows: false });
+  const EXTRAS: Partial<PatternScope>[] = [
+    {},
+    { limit: 1 },
+    { limit: 7 },
+    { limit: 500 },
+    { agent: '' },
+    { agent: '\u{1d49c}gent', limit: 3 },
+    { kind: 'revisit' },
+  ];
+
+  it.each([
+    ['a day to a quarter past', 1, T0 + 4 * 24 * HOUR + 15 * 60_000],
+    ['three days to twenty to', 3, T0 + 5 * 24 * HOUR + 40 * 60_000],
+    ['seven days to five past', 7, T0 + 9 * 24 * HOUR + 5 * 60_000],
+    ['a day to the hour', 1, T0 + 6 * 24 * HOUR],
+  ] as const)(
+    'ranking from a built window finds the page that summing does: %s',
+    async (_, days, to) => {
+      await clearWindows();
+      const window = { from: new Date(to - days * 24 * HOUR), to: new Date(to) };
+      const hour = Math.floor(to / HOUR) * HOUR;
+      // Built too long before the window's end: not ranked from, and the read sums instead.
+      await buildPatternWindow(db.db, projectId, days, hour - WINDOW_ANCHOR_GAP_MS - HOUR);
+      const stale = { projectId, window, limit: 50 };
+      expect(await rankFromWindow(db.db, stale, 1000)).toBeNull();
+      expect(await loopPatterns(db.db, stale)).toEqual(await summedPage(stale));
+      // Built two hours, one hour and no time before the end's hour: ranked from, the same page.
+      for (const anchor of [hour - 2 * HOUR, hour - HOUR, hour]) {
+        expect(await buildPatternWindow(db.db, projectId, days, anchor)).toBe(true);
+        expect(await buildPatternWindow(db.db, projectId, days, anchor)).toBe(false);
+        for (const extra of EXTRAS) {
+          const scope = { projectId, window, limit: 50, ...extra };
+          const summed = await summedPage(scope);
+          const ranked = await rankFromWindow(db.db, scope, 1000);
+          expect(ranked, `${anchor} ${JSON.stringify(extra)}`).not.toBeNull();
+          expect(await loopPatterns(db.db, scope), JSON.stringify(extra)).toEqual(summed);
+          if (extra.agent === undefined) expect(summed.length).toBeGreaterThan(0);
+        }
+      }
+      // A window of another length is not ranked from this one.
+      const longer = {
+        projectId,
+        window: { ...window, from: new Date(to - (days + 1) * 24 * HOUR) },
+        limit: 50,
+      };
+      expect(await rankFromWindow(db.db, longer, 1000)).toBeNull();
+    },
+  );
+
+  it('a built window stays each pattern’s sum over its hours as runs are derived again and deleted', async () => {
+    await clearWindows();
+    const days = 7;
+    const anchor = T0 + 8 * 24 * HOUR;
+    await buildPatternWindow(db.db, projectId, days, anchor);
+    const built = () =>
+      rawRows(
+        db.db,
+        sql`select signature, kind, agent, runs, wasted_usd::float8 as wasted from pattern_windows
+          where project_id = ${projectId}::uuid order by 1, 2, 3`,
+      );
+    const direct = () =>
+      rawRows(
+        db.db,
+        sql`select signature, kind, agent, count(*)::int as runs,
+            sum(wasted_usd::numeric)::float8 as wasted from run_patterns
+          where project_id = ${projectId}::uuid
+            and started_at >= ${new Date(anchor - days * 24 * HOUR).toISOString()}::timestamptz
+            and started_at < ${new Date(anchor).toISOString()}::timestamptz
+          group by 1, 2, 3 order by 1, 2, 3`,
+      );
+    expect(await built()).toEqual(await direct());
+    const changed = dataset(13).filter((r) => Number(r.runId.slice(1)) % 4 === 0);
+    const touched = runIds.filter((id) => Number(id.slice(1)) % 4 === 0);
+    await db.db.transaction((tx) => replaceRunPatterns(tx, projectId, touched, changed));
+    const gone = runIds.filter((id) => Number(id.slice(1)) % 7 === 2);
+    await db.db.transaction((tx) => replaceRunPatterns(tx, projectId, gone, []));
+    const now = await built();
+    expect(now).toEqual(await direct());
+    expect(now.length).toBeGreaterThan(50);
+    const scope = {
+      projectId,
+      window: {
+        from: new Date(anchor - days * 24 * HOUR + 20 * 60_000),
+        to: new Date(anchor + 20 * 60_000),
+      },
+      limit: 50,
+    };
+    expect(await rankFromWindow(db.db, scope, 1000)).not.toBeNull();
+    expect(await loopPatterns(db.db, scope)).toEqual(await summedPage(scope));
+  });
+
+  it("keeps every project's windows at the hour begun, building each once", async () => {
+    await clearWindows();
+    const now = T0 + 9 * 24 * HOUR + 42 * 60_000;
+    const projects = await rawRows(db.db, sql`select count(*)::int as n from projects`);
+    const expected = (projects[0] as { n: number }).n * PATTERN_WINDOW_DAYS.length;
+    expect(await keepPatternWindows(db.db, now)).toBe(expected);
+    expect(await keepPatternWindows(db.db, now + 10 * 60_000)).toBe(0);
+    expect(
+      await rawRows(
+        db.db,
+        sql`select days, (extract(epoch from anchor) * 1000)::float8 as anchor
+          from pattern_window_anchors where project_id = ${projectId}::uuid order by days`,
+      ),
+    ).toEqual(PATTERN_WINDOW_DAYS.map((days) => ({ days, anchor: T0 + 9 * 24 * HOUR })));
+    // The next hour replaces them.
+    expect(await keepPatternWindows(db.db, now + HOUR)).toBe(expected);
+    expect(
+      await rawRows(db.db, sql`select count(*)::int as n from pattern_window_anchors`),
+    ).toEqual([{ n: expected }]);
+  });
+
+  it.runIf(kind === 'postgres')(
+    'a window built while a run is derived waits for it, and holds what it changed',
+    async () => {
+      await clearWindows();
+      const anchor = T0 + 9 * 24 * HOUR;
+      const some = runIds.filter((id) => Number(id.slice(1)) % 6 === 1);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let changedIt!: () => void;
+      const changed = new Promise<void>((resolve) => (changedIt = resolve));
+      const deriving = db.db.transaction(async (tx) => {
+        await replaceRunPatterns(tx, projectId, some, []);
+        changedIt();
+        await held;
+      });
+      await changed;
+      const building = buildPatternWindow(db.db, projectId, 3, anchor);
+      // The build waits for the derivation's commit: it cannot have listed its anchor yet.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(
+        await rawRows(db.db, sql`select count(*)::int as n from pattern_window_anchors`),
+      ).toEqual([{ n: 0 }]);
+      release();
+      await deriving;
+      expect(await building).toBe(true);
+      const scope = {
+        projectId,
+        window: { from: new Date(anchor - 3 * 24 * HOUR), to: new Date(anchor) },
+        limit: 500,
+      };
+      expect(await rankFromWindow(db.db, scope, 10_000)).toEqual(
+        (await summedPage(scope)).map(({ signature, kind, agent, runs, wastedUsd }) => ({
+          signature,
+          kind,
+          agent: agent ?? '',
+          runs,
+          wasted_usd: wastedUsd,
+        })),
+      );
+    },
+  );
 });

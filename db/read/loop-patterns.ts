@@ -7,7 +7,8 @@
 // page, not how many distinct loops the window holds. When the window holds little of the
 // patterns' history that walk runs long, and the whole window is summed instead. First and last
 // seen and the example runs come from run_patterns by its (signature, started_at) index, for the
-// patterns returned only.
+// patterns returned only. Before all that, a window of the length of a built one
+// (pattern_windows, db/write/pattern-windows.ts) ending a little after it is ranked from it.
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
@@ -65,10 +66,15 @@ const rankedRow = z.object({
 
 /** How the page is found; the defaults are the measured ones, tests force either way. */
 export interface PatternTuning {
-  /** Totals walked at most (0: always sum the window). */
+  /** Totals walked at most (0: always sum the window); window rows ranked from at most, alike. */
   walkLimit?: number;
   walkCoverage?: number;
+  /** Rank from a built window (pattern_windows) when one fits; false: never. */
+  windows?: boolean;
 }
+
+/** How far before a window's end a built window may end and still be ranked from. */
+export const WINDOW_ANCHOR_GAP_MS = 3 * HOUR_MS;
 
 export async function loopPatterns(
   db: Executor,
@@ -76,8 +82,11 @@ export async function loopPatterns(
   {
     walkLimit = WALK_PER_PATTERN * Math.max(scope.limit, 25),
     walkCoverage = WALK_COVERAGE,
+    windows = true,
   }: PatternTuning = {},
 ): Promise<LoopPatternJson[]> {
+  const ranked = windows ? await rankFromWindow(db, scope, walkLimit) : null;
+  if (ranked) return withDetails(db, scope, ranked);
   const walk =
     scope.signature === undefined &&
     walkLimit > 0 &&
@@ -98,7 +107,10 @@ function scopeFilters(scope: PatternScope): SQL {
  * kind, agent, runs, wasted_usd) to be summed: the partial hours at its edges from the runs' own
  * rows, its whole hours from the rollup (whole UTC days as day rows).
  */
-function windowParts(scope: PatternScope, conditions: SQL): SQL[] {
+export function windowParts(
+  scope: Pick<PatternScope, 'projectId' | 'window'>,
+  conditions: SQL,
+): SQL[] {
   const edge = (from: number, to: number) => sql`
     select signature, kind, agent, count(*)::int as runs,
       coalesce(sum(wasted_usd::numeric), 0) as wasted_usd
@@ -180,6 +192,116 @@ async function coversHistory(
     Math.min(scope.window.to.getTime(), span.last + DAY_MS) -
     Math.max(scope.window.from.getTime(), span.first);
   return held >= coverage * history;
+}
+
+/**
+ * The page ranked from the built window of the same length that ends at most
+ * `WINDOW_ANCHOR_GAP_MS` before this one (db/write/pattern-windows.ts): its rows walked from the
+ * top, a batch at a time, each candidate's share corrected by the hours between the two ends
+ * (added at this end, taken away at the start), and every pattern the correction touches a
+ * candidate too. A pattern outside both has its built sum as its share, at most the last row
+ * walked, so once the page's last pattern outranks that row the page is exact. Null when no
+ * window fits, or `walkLimit` rows did not settle it.
+ */
+export async function rankFromWindow(
+  db: Executor,
+  scope: PatternScope,
+  walkLimit: number,
+): Promise<Ranked[] | null> {
+  if (scope.signature !== undefined || walkLimit <= 0) return null;
+  const from = scope.window.from.getTime();
+  const to = scope.window.to.getTime();
+  const days = (to - from) / DAY_MS;
+  if (!Number.isInteger(days) || days <= 0) return null;
+  const [built] = await queryRows(
+    db,
+    sql`select (extract(epoch from anchor) * 1000)::float8 as anchor from pattern_window_anchors
+      where project_id = ${scope.projectId}::uuid and days = ${days}
+        and anchor <= ${at(to)} and anchor >= ${at(to - WINDOW_ANCHOR_GAP_MS)}
+      order by anchor desc limit 1`,
+    z.object({ anchor: column.number }),
+  );
+  if (!built) return null;
+  const anchor = built.anchor;
+  const conditions = scopeFilters(scope);
+  const added = windowParts(
+    { ...scope, window: { from: new Date(anchor), to: scope.window.to } },
+    conditions,
+  );
+  const removed = windowParts(
+    { ...scope, window: { from: new Date(anchor - days * DAY_MS), to: scope.window.from } },
+    conditions,
+  );
+  const corrections = [
+    ...added,
+    ...removed.map(
+      (part) => sql`select signature, kind, agent, -runs, -wasted_usd from (${part}) r`,
+    ),
+  ];
+  const windowRow = sql`project_id = ${scope.projectId}::uuid and days = ${days}
+    and anchor = ${at(anchor)}`;
+  for (let batch = scope.limit + 16; ; batch *= 2) {
+    const size = Math.min(batch, walkLimit);
+    const rows = await queryRows(
+      db,
+      sql`
+      with corrected as (
+        select signature, kind, agent, sum(runs) as runs, sum(wasted_usd) as wasted_usd
+        from (${corrections.length > 0 ? sql.join(corrections, sql` union all `) : sql`select null::text as signature, null::text as kind, null::text as agent, 0 as runs, 0::numeric as wasted_usd where false`}) c
+        group by 1, 2, 3
+      ), walked as (
+        select signature, kind, agent from pattern_windows
+        where ${windowRow}${conditions}
+        -- The index's order: the table's columns, not the float8 output of the same name.
+        order by wasted_usd desc, runs desc, signature desc, agent desc
+        limit ${size}
+      ), candidates as (
+        select signature, kind, agent, bool_or(walked) as walked
+        from (select *, true as walked from walked
+          union all select signature, kind, agent, false from corrected) c
+        group by 1, 2, 3
+      )
+      select c.signature, c.kind, c.agent, c.walked,
+        (coalesce(w.runs, 0) + coalesce(x.runs, 0))::int as runs,
+        (coalesce(w.wasted_usd, 0) + coalesce(x.wasted_usd, 0))::float8 as wasted_usd,
+        coalesce(w.runs, 0) as built_runs, coalesce(w.wasted_usd, 0)::float8 as built_wasted
+      from candidates c
+      -- By key, one candidate at a time: a few hundred lookups, not a hash of every window row.
+      left join lateral (
+        select runs, wasted_usd from pattern_windows
+        where ${windowRow} and signature = c.signature and kind = c.kind and agent = c.agent
+        limit 1
+      ) w on true
+      left join corrected x on x.signature = c.signature and x.kind = c.kind
+        and x.agent = c.agent`,
+      rankedRow.extend({
+        walked: column.boolean,
+        built_runs: column.number,
+        built_wasted: column.number,
+      }),
+    );
+    const page = rows
+      .filter((r) => r.runs > 0)
+      .map(({ signature, kind, agent, runs, wasted_usd }) => ({
+        signature,
+        kind,
+        agent,
+        runs,
+        wasted_usd,
+      }));
+    page.sort(byRank);
+    page.length = Math.min(page.length, scope.limit);
+    const walked = rows.filter((r) => r.walked);
+    // Every built row walked: nothing is left outside the candidates.
+    if (walked.length < size) return page;
+    const last = walked
+      .map((r) => ({ ...r, runs: r.built_runs, wasted_usd: r.built_wasted }))
+      .sort(byRank)
+      .at(-1)!;
+    const kth = page[scope.limit - 1];
+    if (kth && outranks(kth, last)) return page;
+    if (size >= walkLimit) return null;
+  }
 }
 
 /** Every pattern of the window summed, then ranked: the page. */

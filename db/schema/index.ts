@@ -11,5 +11,11 @@ export { spans } from './spans';
 export { steps } from './steps';
 export { traceRuns } from './trace-runs';
 export { weeklyRollups } from './weekly-rollups';
-export { patternRollups, patternTotals, runPatterns } from './loop-patterns';
+export {
+  patternRollups,
+  patternTotals,
+  patternWindowAnchors,
+  patternWindows,
+  runPatterns,
+} from './loop-patterns';
 export { ingestSpool } from './ingest-spool';

@@ -77,3 +77,42 @@ export const patternTotals = pgTable(
     index('pattern_totals_wasted_idx').on(t.projectId, t.wastedUsd, t.runs, t.signature, t.agent),
   ],
 );
+
+// A pattern's sum over a window of `days` ending at `anchor` (a whole UTC hour): the window
+// rows a read of that length ending within a few hours of the anchor ranks from, correcting
+// only for the hours between the anchor and its own end (db/read/loop-patterns.ts). Built
+// once an hour (db/write/pattern-windows.ts) and kept by the same deltas as the rollup while
+// its anchor is listed in pattern_window_anchors.
+export const patternWindowAnchors = pgTable(
+  'pattern_window_anchors',
+  {
+    projectId: uuid('project_id').notNull(),
+    days: integer('days').notNull(),
+    anchor: timestamp('anchor', { withTimezone: true }).notNull(),
+    builtAt: timestamp('built_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.days, t.anchor] })],
+);
+
+export const patternWindows = pgTable(
+  'pattern_windows',
+  {
+    projectId: uuid('project_id').notNull(),
+    days: integer('days').notNull(),
+    anchor: timestamp('anchor', { withTimezone: true }).notNull(),
+    ...patternCounts(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.days, t.anchor, t.signature, t.kind, t.agent] }),
+    // The window's patterns in the page's order, walked from the top.
+    index('pattern_windows_wasted_idx').on(
+      t.projectId,
+      t.days,
+      t.anchor,
+      t.wastedUsd,
+      t.runs,
+      t.signature,
+      t.agent,
+    ),
+  ],
+);

@@ -21,8 +21,11 @@ export interface RollupTarget {
   table: string;
   /** The table's key after project_id, as expressions over the delta rows (`d`), in key order. */
   keys: { name: string; expr: string; type: string }[];
-  /** Extra rows joined to each delta row, e.g. one per grain (`from delta d ${fanOut}`). */
-  fanOut?: string;
+  /**
+   * Extra rows joined to each delta row, e.g. one per grain (`from delta d ${fanOut}`); a delta
+   * row with none is not written to this table.
+   */
+  fanOut?: string | ((projectId: string) => SQL);
 }
 
 export interface RollupSpec {
@@ -145,12 +148,18 @@ function upsert(projectId: string, spec: RollupSpec, target: RollupTarget): SQL 
   );
   return sql`insert into ${name} (project_id, ${list(keyNames)}, ${list(measures)}, updated_at)
     select ${projectId}::uuid, ${list(keyNames)}, ${sums}, now()
-    from (select ${keyExprs}, ${list(measures)} from delta d ${sql.raw(target.fanOut ?? '')}) t
+    from (select ${keyExprs}, ${list(measures)} from delta d ${fanOutOf(target, projectId)}) t
     group by ${list(keyNames)}
     having ${changed}
     order by ${list(keyNames)}
     on conflict (project_id, ${list(keyNames)}) do update set ${added}, updated_at = excluded.updated_at
     returning ${list(keyNames)}, runs`;
+}
+
+function fanOutOf(target: RollupTarget, projectId: string): SQL {
+  const { fanOut } = target;
+  if (fanOut === undefined) return sql``;
+  return typeof fanOut === 'string' ? sql.raw(fanOut) : fanOut(projectId);
 }
 
 function typeOf(spec: RollupSpec, name: string): string {

@@ -1,10 +1,11 @@
-// Each run's loop patterns (run_patterns), their hourly and daily rollup (pattern_rollups) and
-// their all-time totals (pattern_totals), replaced in the transaction that derives the run: the
+// Each run's loop patterns (run_patterns), their hourly and daily rollup (pattern_rollups), the
+// sums of the windows listed (pattern_windows) and their all-time totals (pattern_totals), replaced in the transaction that derives the run: the
 // runs' old contribution out, the new one in (rollup-delta.ts), so deriving a run again never
 // counts it twice.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../sql';
 import { asJsonParam, asPgArray } from '../sql';
+import { sharePatternWindows } from './pattern-windows';
 import { applyDelta, contributionsOf } from './rollup-delta';
 import type { RollupSpec } from './rollup-delta';
 
@@ -50,6 +51,19 @@ export const PATTERN_ROLLUP: RollupSpec = {
       fanOut: `cross join (values ('hour'::rollup_grain), ('day'::rollup_grain)) g(grain)`,
     },
     {
+      // Each listed window's sum (db/write/pattern-windows.ts): the hours inside it only.
+      table: 'pattern_windows',
+      keys: [
+        { name: 'days', expr: 'w.days', type: 'int' },
+        { name: 'anchor', expr: 'w.anchor', type: 'timestamptz' },
+        { name: 'signature', expr: 'd.signature', type: 'text' },
+        { name: 'kind', expr: 'd.kind', type: 'text' },
+        { name: 'agent', expr: 'd.agent', type: 'text' },
+      ],
+      fanOut: (projectId) => sql`join pattern_window_anchors w on w.project_id = ${projectId}::uuid
+        and d.hour >= w.anchor - make_interval(days => w.days) and d.hour < w.anchor`,
+    },
+    {
       // All time: the bound the patterns read stops at (db/schema/loop-patterns.ts).
       table: 'pattern_totals',
       keys: [
@@ -69,6 +83,9 @@ export async function replaceRunPatterns(
   rows: readonly RunPatternRow[],
 ): Promise<void> {
   if (runIds.length === 0) return;
+  // Before the old contribution is read: a window being built waits for this transaction, and
+  // then sums what it changed; one built before it is listed when its delta is written.
+  await sharePatternWindows(tx, projectId);
   const before = await contributionsOf(tx, PATTERN_ROLLUP, projectId, runIds);
   if (before.length === 0 && rows.length === 0) return;
   await tx.execute(sql`
