@@ -232,13 +232,21 @@ describe.each(TEST_DATABASE_KINDS)('the loop patterns read on %s', (kind) => {
       await clearWindows();
       const window = { from: new Date(to - days * 24 * HOUR), to: new Date(to) };
       const hour = Math.floor(to / HOUR) * HOUR;
-      // Built too long before the window's end: not ranked from, and the read sums instead.
-      await buildPatternWindow(db.db, projectId, days, hour - WINDOW_ANCHOR_GAP_MS - HOUR);
-      const stale = { projectId, window, limit: 50 };
-      expect(await rankFromWindow(db.db, stale, 1000)).toBeNull();
-      expect(await loopPatterns(db.db, stale)).toEqual(await summedPage(stale));
-      // Built two hours, one hour and no time before the end's hour: ranked from, the same page.
-      for (const anchor of [hour - 2 * HOUR, hour - HOUR, hour]) {
+      // Built too long before or after the window's end: not ranked from; the read sums instead.
+      for (const anchor of [
+        hour - WINDOW_ANCHOR_GAP_MS - HOUR,
+        hour + WINDOW_ANCHOR_GAP_MS + HOUR,
+      ]) {
+        await clearWindows();
+        await buildPatternWindow(db.db, projectId, days, anchor);
+        const far = { projectId, window, limit: 50 };
+        expect(await rankFromWindow(db.db, far, 1000)).toBeNull();
+        expect(await loopPatterns(db.db, far)).toEqual(await summedPage(far));
+      }
+      // Built up to two hours before or after the end's hour: ranked from, the same page (one
+      // after the end holds runs that started after it, which the dataset has).
+      for (const anchor of [hour - 2 * HOUR, hour - HOUR, hour, hour + HOUR, hour + 2 * HOUR]) {
+        await clearWindows();
         expect(await buildPatternWindow(db.db, projectId, days, anchor)).toBe(true);
         expect(await buildPatternWindow(db.db, projectId, days, anchor)).toBe(false);
         for (const extra of EXTRAS) {
@@ -302,25 +310,34 @@ describe.each(TEST_DATABASE_KINDS)('the loop patterns read on %s', (kind) => {
     expect(await loopPatterns(db.db, scope)).toEqual(await summedPage(scope));
   });
 
-  it("keeps every project's windows at the hour begun, building each once", async () => {
+  it("keeps every project's windows at the hour begun and the next, building each once", async () => {
     await clearWindows();
-    const now = T0 + 9 * 24 * HOUR + 42 * 60_000;
+    const hour = T0 + 9 * 24 * HOUR;
+    const now = hour + 42 * 60_000;
     const projects = await rawRows(db.db, sql`select count(*)::int as n from projects`);
-    const expected = (projects[0] as { n: number }).n * PATTERN_WINDOW_DAYS.length;
-    expect(await keepPatternWindows(db.db, now)).toBe(expected);
-    expect(await keepPatternWindows(db.db, now + 10 * 60_000)).toBe(0);
-    expect(
-      await rawRows(
+    const each = (projects[0] as { n: number }).n * PATTERN_WINDOW_DAYS.length;
+    const anchors = () =>
+      rawRows(
         db.db,
         sql`select days, (extract(epoch from anchor) * 1000)::float8 as anchor
-          from pattern_window_anchors where project_id = ${projectId}::uuid order by days`,
-      ),
-    ).toEqual(PATTERN_WINDOW_DAYS.map((days) => ({ days, anchor: T0 + 9 * 24 * HOUR })));
-    // The next hour replaces them.
-    expect(await keepPatternWindows(db.db, now + HOUR)).toBe(expected);
-    expect(
-      await rawRows(db.db, sql`select count(*)::int as n from pattern_window_anchors`),
-    ).toEqual([{ n: expected }]);
+          from pattern_window_anchors where project_id = ${projectId}::uuid order by days, anchor`,
+      );
+    expect(await keepPatternWindows(db.db, now)).toBe(2 * each);
+    expect(await keepPatternWindows(db.db, now + 10 * 60_000)).toBe(0);
+    expect(await anchors()).toEqual(
+      PATTERN_WINDOW_DAYS.flatMap((days) => [
+        { days, anchor: hour },
+        { days, anchor: hour + HOUR },
+      ]),
+    );
+    // The next hour: the one after it is built, the one before it goes.
+    expect(await keepPatternWindows(db.db, now + HOUR)).toBe(each);
+    expect(await anchors()).toEqual(
+      PATTERN_WINDOW_DAYS.flatMap((days) => [
+        { days, anchor: hour + HOUR },
+        { days, anchor: hour + 2 * HOUR },
+      ]),
+    );
   });
 
   it.runIf(kind === 'postgres')(

@@ -195,13 +195,14 @@ async function coversHistory(
 }
 
 /**
- * The page ranked from the built window of the same length that ends at most
- * `WINDOW_ANCHOR_GAP_MS` before this one (db/write/pattern-windows.ts): its rows walked from the
- * top, a batch at a time, each candidate's share corrected by the hours between the two ends
- * (added at this end, taken away at the start), and every pattern the correction touches a
- * candidate too. A pattern outside both has its built sum as its share, at most the last row
- * walked, so once the page's last pattern outranks that row the page is exact. Null when no
- * window fits, or `walkLimit` rows did not settle it.
+ * The page ranked from the built window of the same length whose end is nearest this one's, at
+ * most `WINDOW_ANCHOR_GAP_MS` away, before or after it (db/write/pattern-windows.ts): its rows
+ * walked from the top, a batch at a time, each candidate's share corrected by the time between
+ * the two ends (at this window's end and at its start, added where this window holds it and
+ * the built one does not, taken away where the built one holds it and this one does not), and
+ * every pattern the correction touches a candidate too. A pattern outside both has its built
+ * sum as its share, at most the last row walked, so once the page's last pattern outranks that
+ * row the page is exact. Null when no window fits, or `walkLimit` rows did not settle it.
  */
 export async function rankFromWindow(
   db: Executor,
@@ -217,27 +218,29 @@ export async function rankFromWindow(
     db,
     sql`select (extract(epoch from anchor) * 1000)::float8 as anchor from pattern_window_anchors
       where project_id = ${scope.projectId}::uuid and days = ${days}
-        and anchor <= ${at(to)} and anchor >= ${at(to - WINDOW_ANCHOR_GAP_MS)}
-      order by anchor desc limit 1`,
+        and anchor between ${at(to - WINDOW_ANCHOR_GAP_MS)} and ${at(to + WINDOW_ANCHOR_GAP_MS)}
+      order by abs(extract(epoch from anchor - ${at(to)})), anchor desc limit 1`,
     z.object({ anchor: column.number }),
   );
   if (!built) return null;
   const anchor = built.anchor;
   const conditions = scopeFilters(scope);
-  const added = windowParts(
-    { ...scope, window: { from: new Date(anchor), to: scope.window.to } },
-    conditions,
-  );
-  const removed = windowParts(
-    { ...scope, window: { from: new Date(anchor - days * DAY_MS), to: scope.window.from } },
-    conditions,
-  );
-  const corrections = [
-    ...added,
-    ...removed.map(
-      (part) => sql`select signature, kind, agent, -runs, -wasted_usd from (${part}) r`,
-    ),
-  ];
+  // The time between two instants as parts of this window's sum: + where it holds them.
+  const between = (a: number, b: number, sign: 1 | -1): SQL[] => {
+    const parts = windowParts(
+      { ...scope, window: { from: new Date(Math.min(a, b)), to: new Date(Math.max(a, b)) } },
+      conditions,
+    );
+    return (a < b ? sign : -sign) > 0
+      ? parts
+      : parts.map(
+          (part) =>
+            sql`select signature, kind, agent, -runs as runs, -wasted_usd as wasted_usd from (${part}) r`,
+        );
+  };
+  const span = days * DAY_MS;
+  const corrections =
+    anchor === to ? [] : [...between(anchor, to, 1), ...between(anchor - span, from, -1)];
   const windowRow = sql`project_id = ${scope.projectId}::uuid and days = ${days}
     and anchor = ${at(anchor)}`;
   for (let batch = scope.limit + 16; ; batch *= 2) {

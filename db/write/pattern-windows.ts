@@ -1,6 +1,6 @@
 // The windows the patterns read ranks from (db/schema/loop-patterns.ts, pattern_windows): each
-// pattern's sum over the last `days` to a whole UTC hour, built once that hour has begun and kept
-// by the rollup's deltas (run-patterns.ts) while its anchor is listed. A build and a delta never
+// pattern's sum over the last `days` to a whole UTC hour, the hour begun and the next one, built
+// ahead and kept by the rollup's deltas (run-patterns.ts) while its anchor is listed. A build and a delta never
 // interleave: deltas hold the project's lock shared, a build holds it alone, so a delta either
 // lands before the build sums the rollup or finds the new anchor listed.
 import { sql } from 'drizzle-orm';
@@ -24,7 +24,7 @@ export async function sharePatternWindows(tx: Executor, projectId: string): Prom
 
 /**
  * Builds the project's window of `days` ending at the whole hour `anchorMs`, unless listed
- * already, and drops the ones it replaces; true when it built one.
+ * already, and drops those ending more than an hour before it; true when it built one.
  */
 export async function buildPatternWindow(
   db: Database,
@@ -34,15 +34,16 @@ export async function buildPatternWindow(
 ): Promise<boolean> {
   if (anchorMs % HOUR_MS !== 0) throw new Error(`a window ends at a whole hour, not ${anchorMs}`);
   const anchor = sql`${new Date(anchorMs).toISOString()}::timestamptz`;
+  const older = sql`${new Date(anchorMs - HOUR_MS).toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${lockKey(projectId)})`);
-    const [listed] = await queryRows(
+    const listed = await queryRows(
       tx,
-      sql`select max(anchor) >= ${anchor} as listed from pattern_window_anchors
-        where project_id = ${projectId}::uuid and days = ${days}`,
-      z.object({ listed: column.boolean.nullable() }),
+      sql`select 1 as listed from pattern_window_anchors
+        where project_id = ${projectId}::uuid and days = ${days} and anchor = ${anchor}`,
+      z.object({ listed: column.number }),
     );
-    if (listed?.listed === true) return false;
+    if (listed.length > 0) return false;
     const parts = windowParts(
       {
         projectId,
@@ -64,35 +65,38 @@ export async function buildPatternWindow(
       values (${projectId}::uuid, ${days}, ${anchor})`);
     await tx.execute(sql`
       delete from pattern_windows
-      where project_id = ${projectId}::uuid and days = ${days} and anchor < ${anchor}`);
+      where project_id = ${projectId}::uuid and days = ${days} and anchor < ${older}`);
     await tx.execute(sql`
       delete from pattern_window_anchors
-      where project_id = ${projectId}::uuid and days = ${days} and anchor < ${anchor}`);
+      where project_id = ${projectId}::uuid and days = ${days} and anchor < ${older}`);
     return true;
   });
 }
 
 /**
- * Builds every project's windows that do not yet end at the hour `nowMs` is in (what the server
- * does each minute); how many it built.
+ * Builds every project's windows ending at the hour `nowMs` is in and at the next one, those not
+ * built yet (what the server does each minute): a read ending at any time of the hour is then at
+ * most half an hour from one of them. How many it built.
  */
 export async function keepPatternWindows(db: Database, nowMs: number): Promise<number> {
-  const anchorMs = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+  const hour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+  const anchors = [hour, hour + HOUR_MS].map((ms) => new Date(ms).toISOString());
   const due = await queryRows(
     db,
-    sql`select p.id as project_id, d.days
+    sql`select p.id as project_id, d.days,
+        (extract(epoch from e.anchor) * 1000)::float8 as anchor
       from projects p
       cross join unnest(${`{${PATTERN_WINDOW_DAYS.join(',')}}`}::int[]) as d(days)
+      cross join unnest(${`{${anchors.join(',')}}`}::timestamptz[]) as e(anchor)
       where not exists (
         select 1 from pattern_window_anchors a
-        where a.project_id = p.id and a.days = d.days
-          and a.anchor >= ${new Date(anchorMs).toISOString()}::timestamptz)
-      order by 1, 2`,
-    z.object({ project_id: column.text, days: column.number }),
+        where a.project_id = p.id and a.days = d.days and a.anchor = e.anchor)
+      order by 1, 2, 3`,
+    z.object({ project_id: column.text, days: column.number, anchor: column.number }),
   );
   let built = 0;
-  for (const { project_id, days } of due) {
-    if (await buildPatternWindow(db, project_id, days, anchorMs)) built++;
+  for (const { project_id, days, anchor } of due) {
+    if (await buildPatternWindow(db, project_id, days, anchor)) built++;
   }
   return built;
 }
