@@ -151,6 +151,31 @@ describe.each(TEST_DATABASE_KINDS)('the loop patterns read on %s', (kind) => {
     },
   );
 
+  it.each(windows.map(([name]) => name))(
+    "sums a window to what its runs' own rows sum to: %s",
+    async (name) => {
+      const [, from, to] = windows.find(([n]) => n === name)!;
+      const direct = await rawRows(
+        db.db,
+        sql`select signature, agent, count(*)::int as runs,
+            sum(wasted_usd::numeric)::float8 as wasted from run_patterns
+          where project_id = ${projectId}::uuid
+            and started_at >= ${new Date(from).toISOString()}::timestamptz
+            and started_at < ${new Date(to).toISOString()}::timestamptz
+          group by 1, 2`,
+      );
+      const page = await read(name, { limit: 10_000 }, 0);
+      const key = (signature: string, agent: string | null) => `${signature} ${agent ?? ''}`;
+      expect(new Map(page.map((p) => [key(p.signature, p.agent), [p.runs, p.wastedUsd]]))).toEqual(
+        new Map(
+          (direct as { signature: string; agent: string; runs: number; wasted: number }[]).map(
+            (d) => [key(d.signature, d.agent), [d.runs, d.wasted]],
+          ),
+        ),
+      );
+    },
+  );
+
   it('ranks by wasted spend, then runs, then signature and agent by code point', async () => {
     const page = await read('a day between hours', { limit: 500 }, Number.POSITIVE_INFINITY);
     const points = (text: string | null) =>

@@ -124,14 +124,33 @@ export function windowParts(
     from pattern_rollups
     where project_id = ${scope.projectId}::uuid and grain = ${grain}::rollup_grain
       and bucket >= ${at(from)} and bucket < ${at(to)}${conditions}`;
+  // A partial hour: its runs, or the hour's row less the runs of the rest of it when that rest
+  // is shorter or has not happened yet (a window ending now).
+  const partial = (a: number, b: number): SQL[] => {
+    const hour = floorTo(a, HOUR_MS);
+    const end = hour + HOUR_MS;
+    if (HOUR_MS - (b - a) >= b - a && !(a === hour && b >= Date.now())) return [edge(a, b)];
+    const away = (x: number, y: number) =>
+      x < y
+        ? [
+            sql`select signature, kind, agent, -runs as runs, -wasted_usd as wasted_usd
+              from (${edge(x, y)}) r`,
+          ]
+        : [];
+    return [
+      buckets({ grain: 'hour', from: hour, to: end, sign: 1 }),
+      ...away(hour, a),
+      ...away(b, end),
+    ];
+  };
   const from = scope.window.from.getTime();
   const to = scope.window.to.getTime();
   const firstHour = ceilTo(from, HOUR_MS);
   const lastHour = floorTo(to, HOUR_MS);
   if (firstHour > lastHour) return [edge(from, to)];
   const parts = wholeHours(firstHour, lastHour).map(buckets);
-  if (from < firstHour) parts.push(edge(from, firstHour));
-  if (lastHour < to) parts.push(edge(lastHour, to));
+  if (from < firstHour) parts.push(...partial(from, firstHour));
+  if (lastHour < to) parts.push(...partial(lastHour, to));
   return parts;
 }
 

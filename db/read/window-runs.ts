@@ -4,7 +4,8 @@
 // Summing these rows gives exactly what summing the window's runs gives: the same runs, the same
 // cost (numeric on both sides, so the order of the additions does not matter). A dense window
 // then costs about what a sparse one does: its whole days and hours are a few hundred rollup
-// rows at most, its edges less than two hours of runs. Every window aggregate of the dashboard
+// rows at most, its edges at most an hour of runs (a partial hour past its half is read as the
+// hour's row less the runs of the rest of it). Every window aggregate of the dashboard
 // reads this. A loop-signal filter has no rollup: those rows come from the window's runs that
 // carry the signal, so every part of a filtered page counts the same runs as its list.
 import { sql } from 'drizzle-orm';
@@ -74,13 +75,29 @@ export function windowRuns(scope: WindowScope, options: WindowRowsOptions): SQL 
   const from = scope.window.from.getTime();
   const to = scope.window.to.getTime();
   const parts: SQL[] = [];
+  let takenAway = false;
+  // A partial hour at an edge: its runs, or the hour's rollup row less the runs of the rest of
+  // the hour when that rest is shorter, or has not happened yet (a window ending now).
+  const edge = (a: number, b: number) => {
+    const hour = floorTo(a, HOUR_MS);
+    const end = hour + HOUR_MS;
+    const rest = HOUR_MS - (b - a);
+    if (rest >= b - a && !(a === hour && b >= Date.now())) {
+      parts.push(runsBetween(scope, options, a, b));
+      return;
+    }
+    parts.push(rollupBetween(scope, options, 'hour', hour, end));
+    if (hour < a) parts.push(negated(runsBetween(scope, options, hour, a), options));
+    if (b < end) parts.push(negated(runsBetween(scope, options, b, end), options));
+    takenAway = true;
+  };
   const firstHour = ceilTo(from, HOUR_MS);
   const lastHour = floorTo(to, HOUR_MS);
   if (firstHour > lastHour) {
     // Inside one hour: no boundary between from and to.
     parts.push(runsBetween(scope, options, from, to));
   } else {
-    if (from < firstHour) parts.push(runsBetween(scope, options, from, firstHour));
+    if (from < firstHour) edge(from, firstHour);
     const firstDay = ceilTo(firstHour, DAY_MS);
     const lastDay = floorTo(lastHour, DAY_MS);
     if (options.coarsest === 'day' && firstDay < lastDay) {
@@ -91,11 +108,44 @@ export function windowRuns(scope: WindowScope, options: WindowRowsOptions): SQL 
     } else if (firstHour < lastHour) {
       parts.push(rollupBetween(scope, options, 'hour', firstHour, lastHour));
     }
-    if (lastHour < to) parts.push(runsBetween(scope, options, lastHour, to));
+    if (lastHour < to) edge(lastHour, to);
   }
   // An empty window: a branch that matches nothing keeps the columns' types.
   if (parts.length === 0) parts.push(runsBetween(scope, options, from, from));
-  return sql`(${sql.join(parts, sql` union all `)})`;
+  const union = sql`(${sql.join(parts, sql` union all `)})`;
+  return takenAway ? summedByKey(union, options) : union;
+}
+
+/** The measures a row of `options` carries, after its key columns. */
+function measures(options: WindowRowsOptions): string[] {
+  return [
+    'runs',
+    ...(options.cost ? ['cost_usd'] : []),
+    ...(options.loops ? ['wasted_usd', 'loop_runs', 'verified_units'] : []),
+  ];
+}
+
+function keyColumns(options: WindowRowsOptions): string[] {
+  return [...(options.bucket ? ['bucket'] : []), ...ROLLUP[options.key].columns];
+}
+
+/** Runs taken away: every measure of the rows negated. */
+function negated(part: SQL, options: WindowRowsOptions): SQL {
+  const columns = [...keyColumns(options), ...measures(options).map((m) => `-${m} as ${m}`)];
+  return sql`select ${sql.raw(columns.join(', '))} from (${part}) n`;
+}
+
+/**
+ * The rows summed per key, keys left with no runs dropped: with runs taken away, a key can sum
+ * to zero, which no reader should see (a facet, a category) as a row of its own.
+ */
+function summedByKey(union: SQL, options: WindowRowsOptions): SQL {
+  const keys = keyColumns(options);
+  const sums = measures(options).map((m) =>
+    m === 'runs' || m === 'loop_runs' ? `sum(${m})::int as ${m}` : `sum(${m}) as ${m}`,
+  );
+  return sql`(select ${sql.raw([...keys, ...sums].join(', '))} from ${union} k
+    group by ${sql.raw(keys.join(', '))} having sum(runs) > 0)`;
 }
 
 function rollupBetween(
