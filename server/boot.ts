@@ -193,26 +193,45 @@ export function startPartitionUpkeep(runtime: Runtime, everyMs = 3_600_000): Nod
 }
 
 /**
- * Every `everyMs` (and once at start), each project's pattern windows are built for the hour
- * begun (db/write/pattern-windows.ts); until then the patterns read sums the window itself.
+ * Runs `work` every `everyMs` and once `firstMs` after start, while the database is ready, never
+ * two at once; its failure is logged as `what` failed.
  */
-export function startPatternWindowUpkeep(runtime: Runtime, everyMs = 60_000): NodeJS.Timeout {
-  let keeping = false;
-  const keep = () => {
+function startRepeating(
+  runtime: Runtime,
+  what: string,
+  { everyMs, firstMs }: { everyMs: number; firstMs: number },
+  work: (handle: NonNullable<Runtime['handle']>) => Promise<void>,
+): NodeJS.Timeout {
+  let running = false;
+  const run = () => {
     const handle = runtime.handle;
-    if (keeping || runtime.status !== 'ready' || !handle) return;
-    keeping = true;
-    keepPatternWindows(handle.db, Date.now())
-      .catch((error: unknown) =>
-        runtime.log(`Pattern window upkeep failed: ${describeError(error)}`),
-      )
-      .finally(() => (keeping = false));
+    if (running || runtime.status !== 'ready' || !handle) return;
+    running = true;
+    work(handle)
+      .catch((error: unknown) => runtime.log(`${what} failed: ${describeError(error)}`))
+      .finally(() => (running = false));
   };
-  const first = setTimeout(keep, Math.min(1_000, everyMs));
+  const first = setTimeout(run, Math.min(firstMs, everyMs));
   first.unref();
-  const timer = setInterval(keep, everyMs);
+  const timer = setInterval(run, everyMs);
   timer.unref();
   return timer;
+}
+
+/**
+ * Every `everyMs` (and a second after start), each project's pattern windows are built for the
+ * hour begun and the next (db/write/pattern-windows.ts); until then the patterns read sums the
+ * window itself.
+ */
+export function startPatternWindowUpkeep(runtime: Runtime, everyMs = 60_000): NodeJS.Timeout {
+  return startRepeating(
+    runtime,
+    'Pattern window upkeep',
+    { everyMs, firstMs: 1_000 },
+    async (handle) => {
+      await keepPatternWindows(handle.db, Date.now());
+    },
+  );
 }
 
 /**
@@ -220,25 +239,19 @@ export function startPatternWindowUpkeep(runtime: Runtime, everyMs = 60_000): No
  * `retentionDays` go. With many servers on one database, one sweeps while the others skip.
  */
 export function startRetentionSweeper(runtime: Runtime, everyMs: number): NodeJS.Timeout {
-  let sweeping = false;
-  const sweep = () => {
-    const handle = runtime.handle;
-    if (sweeping || runtime.status !== 'ready' || !handle) return;
-    sweeping = true;
-    expireRuns(handle.db, { batch: retentionBatch(handle.kind) })
-      .then(({ removed, droppedPartitions }) => {
-        const total = [...removed.values()].reduce((a, b) => a + b, 0);
-        if (total > 0) runtime.log(`Retention removed ${total} run(s) past their project's days`);
-        if (droppedPartitions.length > 0) {
-          runtime.log(`Retention dropped partitions ${droppedPartitions.join(', ')}`);
-        }
-      })
-      .catch((error: unknown) => runtime.log(`Retention sweep failed: ${describeError(error)}`))
-      .finally(() => (sweeping = false));
-  };
-  const first = setTimeout(sweep, Math.min(30_000, everyMs));
-  first.unref();
-  const timer = setInterval(sweep, everyMs);
-  timer.unref();
-  return timer;
+  return startRepeating(
+    runtime,
+    'Retention sweep',
+    { everyMs, firstMs: 30_000 },
+    async (handle) => {
+      const { removed, droppedPartitions } = await expireRuns(handle.db, {
+        batch: retentionBatch(handle.kind),
+      });
+      const total = [...removed.values()].reduce((a, b) => a + b, 0);
+      if (total > 0) runtime.log(`Retention removed ${total} run(s) past their project's days`);
+      if (droppedPartitions.length > 0) {
+        runtime.log(`Retention dropped partitions ${droppedPartitions.join(', ')}`);
+      }
+    },
+  );
 }

@@ -1,8 +1,8 @@
 // The windows the patterns read ranks from (db/schema/loop-patterns.ts, pattern_windows): each
-// pattern's sum over the last `days` to a whole UTC hour, the hour begun and the next one, built
-// ahead and kept by the rollup's deltas (run-patterns.ts) while its anchor is listed. A build and a delta never
-// interleave: deltas hold the project's lock shared, a build holds it alone, so a delta either
-// lands before the build sums the rollup or finds the new anchor listed.
+// pattern's sum over the last `days` to a whole UTC hour (the hour begun and the next one, built
+// ahead), kept by the rollup's deltas (run-patterns.ts) while its anchor is listed. A build and a
+// delta never interleave: deltas hold the project's lock shared, a build holds it alone, so a
+// delta either lands before the build sums the rollup or finds the new anchor listed.
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { windowParts } from '../read/loop-patterns';
