@@ -62,6 +62,25 @@ describe.each(TEST_DATABASE_KINDS)('loading a long run through the span cache on
     expect(byId(second.get('cached'), 100)).toBe(byId(first.get('cached'), 100));
     expect(byId(second.get('cached'), 5)).not.toBe(byId(first.get('cached'), 5));
 
+    // A row of a batch held gone (retention, a delete): the batch is one row short, and so is
+    // the load; a second trace mapped to the run comes in whole.
+    await handle.db.execute(sql`delete from spans where project_id = ${projectId}::uuid
+      and span_id = ${(50 + 1).toString(16).padStart(16, '0')}`);
+    const other = 'feed'.repeat(8);
+    await ingestSpans(handle.db, projectId, [
+      span(9000, null, 'agent', 0, 5, {}, { traceId: other }),
+    ]);
+    await handle.db.execute(sql`insert into trace_runs (project_id, trace_id, run_id)
+      values (${projectId}::uuid, ${other}, 'cached')
+      on conflict (project_id, trace_id) do update set run_id = excluded.run_id`);
+    const third = await cached();
+    const wholeThird = sorted((await whole()).get('cached'));
+    expect(sorted(third.get('cached'))).toEqual(wholeThird);
+    expect(wholeThird).toHaveLength(STEPS + 2);
+    expect(byId(third.get('cached'), 50)).toBeUndefined();
+    expect(third.get('cached')?.some((r) => r.traceId === other)).toBe(true);
+    expect(byId(third.get('cached'), 100)).toBe(byId(first.get('cached'), 100));
+
     // The trace moved to no run (its mapping gone): nothing is held over.
     await handle.db.execute(sql`delete from trace_runs where project_id = ${projectId}::uuid`);
     expect((await cached()).get('cached')).toEqual([]);

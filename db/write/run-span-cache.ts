@@ -1,7 +1,7 @@
 // The spans of long runs as this process last loaded them, so deriving such a run again reads only
-// what changed: a narrow list of its span rows with their versions (xmin and received_at), then
-// whole rows for the versions not held. The database stays the truth: a version held is a row
-// as it was written, whoever wrote what since. Bounded by spans, least recently used out first.
+// what changed: a count of its span rows by trace and version (xmin and received_at: the write
+// that stored them), then whole rows for the versions not held. The database stays the truth: a
+// version held is a row as it was written, whoever wrote what since. Bounded by spans, least recently used out first.
 import type { RunSpanRow } from './load-run-spans';
 
 /** A span row as loaded, with what identifies this version of it. */
