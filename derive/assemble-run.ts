@@ -136,14 +136,24 @@ function runView(spans: readonly StoredSpan[], prices: PriceTable): RunView {
   const tree = new SpanTree(spans, prices);
   const root = findRoot(tree);
   // Run-level attributes: the root first, then other spans without a parent, then everything.
-  const runOrder = [
-    ...(root ? [root] : []),
-    ...tree.spans.filter((s) => s !== root && s.parentSpanId === null),
-    ...tree.topLevel.filter((s) => s !== root && s.parentSpanId !== null),
-    ...tree.spans,
-  ];
+  // Each fact's first value in that order, gathered in one pass the first time one is asked.
+  let first: Map<string, unknown> | null = null;
+  const gather = () => {
+    const found = new Map<string, unknown>();
+    const take = (s: StoredSpan) => {
+      for (const k in s.facts) {
+        const value = s.facts[k as keyof SpanFacts];
+        if (value !== undefined && !found.has(k)) found.set(k, value);
+      }
+    };
+    if (root) take(root);
+    for (const s of tree.spans) if (s !== root && s.parentSpanId === null) take(s);
+    for (const s of tree.topLevel) if (s !== root && s.parentSpanId !== null) take(s);
+    for (const s of tree.spans) take(s);
+    return found;
+  };
   const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
-    runOrder.find((s) => s.facts[k] !== undefined)?.facts[k];
+    (first ??= gather()).get(k) as SpanFacts[K] | undefined;
   return { tree, root, runFact };
 }
 

@@ -90,20 +90,36 @@ function buildStep(
   ignoreArgs: readonly string[],
 ): AssembledStep {
   const primary = spans[0] as StoredSpan;
-  const inside = spans.flatMap((s) => tree.descendants(s));
+  const inside =
+    spans.length === 1 ? tree.descendants(primary) : spans.flatMap((s) => tree.descendants(s));
   const facts: SpanFacts = { role: primary.facts.role };
-  const assign = (k: keyof SpanFacts, from: readonly StoredSpan[]) => {
-    const found = from.find((s) => s.facts[k] !== undefined);
-    if (found) Object.assign(facts, { [k]: found.facts[k] });
+  // The first span of the lists, in order, that has the fact.
+  const assign = <K extends keyof SpanFacts>(k: K, ...from: (readonly StoredSpan[])[]) => {
+    for (const list of from) {
+      for (const s of list) {
+        if (s.facts[k] === undefined) continue;
+        facts[k] = s.facts[k];
+        return;
+      }
+    }
   };
 
   for (const k of ACTION_FACTS) assign(k, spans);
-  if (facts.action === undefined) Object.assign(facts, combinedToolCalls(inside));
+  if (facts.action === undefined && inside.length > 0)
+    Object.assign(facts, combinedToolCalls(inside));
   if (facts.action === undefined)
     Object.assign(facts, askedButNotRun([...spans, ...inside], tools, ignoreArgs));
-  const latestFirst = [...inside].sort((a, b) => (b.endMs ?? b.startMs) - (a.endMs ?? a.startMs));
-  for (const k of OBSERVED_FACTS) assign(k, [...spans, ...latestFirst]);
-  assign('errorClass', [...spans, ...inside.filter((s) => s.facts.role === 'tool'), ...inside]);
+  const latestFirst =
+    inside.length < 2
+      ? inside
+      : [...inside].sort((a, b) => (b.endMs ?? b.startMs) - (a.endMs ?? a.startMs));
+  for (const k of OBSERVED_FACTS) assign(k, spans, latestFirst);
+  assign(
+    'errorClass',
+    spans,
+    inside.filter((s) => s.facts.role === 'tool'),
+    inside,
+  );
 
   const spend = spans.reduce((sum, s) => addSpend(sum, tree.subtreeSpend(s)), NO_SPEND);
   const endMs = spans.reduce<number | null>(
@@ -219,13 +235,13 @@ function attachSiblingToolCalls(
   steps: AssembledStep[],
   groups: readonly Group[],
 ): void {
-  const stepSpans = new Set(groups.flatMap((g) => g.spans));
   const stepByCallId = new Map<string, number>();
   groups.forEach((group, k) => {
     for (const span of group.spans)
       for (const id of span.facts.toolCallIds ?? []) stepByCallId.set(id, k);
   });
   if (stepByCallId.size === 0) return;
+  const stepSpans = new Set(groups.flatMap((g) => g.spans));
   const insideStep = tree.insideAny(stepSpans);
   for (const span of tree.spans) {
     if (span.facts.role !== 'tool' || stepSpans.has(span)) continue;

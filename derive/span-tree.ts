@@ -30,6 +30,14 @@ function addCounts(a: number, b: number): number {
   return sum > Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : sum;
 }
 
+/** `into` += `b`, as `addSpend` sums. */
+export function addSpendTo(into: Spend, b: Spend): void {
+  into.costUsd += b.costUsd;
+  into.inputTokens = addCounts(into.inputTokens, b.inputTokens);
+  into.outputTokens = addCounts(into.outputTokens, b.outputTokens);
+  into.cacheReadTokens = addCounts(into.cacheReadTokens, b.cacheReadTokens);
+}
+
 export function addSpend(a: Spend, b: Spend): Spend {
   return {
     costUsd: a.costUsd + b.costUsd,
@@ -44,7 +52,6 @@ export class SpanTree {
   readonly topLevel: StoredSpan[] = [];
   // Keyed by the span itself, not by its trace and span id: a run's thousands of spans are looked
   // up many times each, and a composed string key is built and hashed at every lookup.
-  private readonly byKey = new Map<string, StoredSpan>();
   private readonly parent = new Map<StoredSpan, StoredSpan>();
   private readonly childrenOf = new Map<StoredSpan, StoredSpan[]>();
   /** Spend of each span's subtree. */
@@ -56,15 +63,17 @@ export class SpanTree {
   private readonly subtreeUnpriced = new Map<StoredSpan, Set<string>>();
 
   constructor(spans: readonly StoredSpan[], prices: PriceTable) {
-    this.spans = [...spans].sort(
-      (a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId),
-    );
-    for (const span of this.spans) this.byKey.set(key(span), span);
+    this.spans = [...spans].sort(byStart);
+    // By trace, then span id (a later copy of an id wins): lookups by the ids as stored.
+    const byTrace = new Map<string, Map<string, StoredSpan>>();
+    for (const span of this.spans) {
+      let ofTrace = byTrace.get(span.traceId);
+      if (!ofTrace) byTrace.set(span.traceId, (ofTrace = new Map()));
+      ofTrace.set(span.spanId, span);
+    }
     for (const span of this.spans) {
       const parent =
-        span.parentSpanId === null
-          ? undefined
-          : this.byKey.get(`${span.traceId}:${span.parentSpanId}`);
+        span.parentSpanId === null ? undefined : byTrace.get(span.traceId)?.get(span.parentSpanId);
       if (!parent) {
         this.topLevel.push(span);
         continue;
@@ -103,9 +112,11 @@ export class SpanTree {
 
   /** Every span below `span`, in start order. */
   descendants(span: StoredSpan): StoredSpan[] {
+    const children = this.children(span);
+    if (children.length === 0) return [];
     const found: StoredSpan[] = [];
     const seen = new Set<StoredSpan>([span]);
-    const stack = [...this.children(span)];
+    const stack = [...children];
     while (stack.length > 0) {
       const next = stack.pop();
       if (!next) break;
@@ -125,16 +136,18 @@ export class SpanTree {
    */
   insideAny(set: ReadonlySet<StoredSpan>): Set<StoredSpan> {
     const inside = new Set<StoredSpan>();
-    const stack: { span: StoredSpan; under: boolean }[] = this.topLevel.map((span) => ({
-      span,
-      under: false,
-    }));
+    // Spans to visit, and beside each whether a span of `set` is above it.
+    const stack = [...this.topLevel];
+    const above = stack.map(() => false);
     while (stack.length > 0) {
-      const top = stack.pop();
-      if (!top) break;
-      if (top.under) inside.add(top.span);
-      const under = top.under || set.has(top.span);
-      for (const child of this.children(top.span)) stack.push({ span: child, under });
+      const span = stack.pop() as StoredSpan;
+      const under = above.pop() as boolean;
+      if (under) inside.add(span);
+      const below = under || set.has(span);
+      for (const child of this.children(span)) {
+        stack.push(child);
+        above.push(below);
+      }
     }
     return inside;
   }
@@ -146,51 +159,60 @@ export class SpanTree {
    */
   private rollUpSpend(prices: PriceTable): void {
     const visited = new Set<StoredSpan>();
-    // Iterative post-order, so a deep chain of spans cannot overflow the stack.
-    // Top-level spans first; then any span a cycle of parent ids left unreached.
-    for (const root of [...this.topLevel, ...this.spans]) {
-      if (visited.has(root)) continue;
-      const stack: { span: StoredSpan; expanded: boolean }[] = [{ span: root, expanded: false }];
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1];
-        if (!top) break;
-        if (!top.expanded) {
-          top.expanded = true;
-          visited.add(top.span);
-          for (const child of this.children(top.span)) {
-            if (!visited.has(child)) stack.push({ span: child, expanded: false });
-          }
-          continue;
+    // Each subtree walked down once into a list, then summed up from its end: a span comes after
+    // its parent in the list, so its children are summed before it. No recursion, so a deep chain
+    // of spans cannot overflow the stack. Top-level spans first; then any span a cycle of parent
+    // ids left unreached.
+    const walk = (root: StoredSpan) => {
+      if (visited.has(root)) return;
+      visited.add(root);
+      const order: StoredSpan[] = [];
+      const stack = [root];
+      for (let span = stack.pop(); span; span = stack.pop()) {
+        order.push(span);
+        for (const child of this.children(span)) {
+          if (visited.has(child)) continue;
+          visited.add(child);
+          stack.push(child);
         }
-        stack.pop();
-        this.spend.set(top.span, this.ownSubtreeSpend(top.span, prices));
       }
-    }
+      for (let k = order.length - 1; k >= 0; k--) {
+        const span = order[k] as StoredSpan;
+        this.spend.set(span, this.ownSubtreeSpend(span, prices));
+      }
+    };
+    for (const root of this.topLevel) walk(root);
+    for (const span of this.spans) walk(span);
   }
 
   private ownSubtreeSpend(span: StoredSpan, prices: PriceTable): Spend {
     const children = this.children(span);
-    const kids = children.map((child) => this.spend.get(child) ?? NO_SPEND);
-    const kidsHaveSpend = kids.some((s) => s.inputTokens + s.outputTokens > 0 || s.costUsd > 0);
-    const unpriced = new Set<string>();
+    const kidsHaveSpend = children.some((child) => {
+      const s = this.spend.get(child);
+      return s !== undefined && (s.inputTokens + s.outputTokens > 0 || s.costUsd > 0);
+    });
+    let unpriced: Set<string> | null = null;
     let total: Spend;
     if (kidsHaveSpend) {
-      total = kids.reduce(addSpend, NO_SPEND);
+      total = { ...NO_SPEND };
       for (const child of children) {
-        for (const model of this.subtreeUnpriced.get(child) ?? []) unpriced.add(model);
+        const s = this.spend.get(child);
+        if (s !== undefined) addSpendTo(total, s);
+        for (const model of this.subtreeUnpriced.get(child) ?? [])
+          (unpriced ??= new Set()).add(model);
       }
     } else {
       const own = this.ownSpend(span, prices);
       total = own.spend;
-      if (own.unpricedModel !== null) unpriced.add(own.unpricedModel);
+      if (own.unpricedModel !== null) unpriced = new Set([own.unpricedModel]);
     }
     const explicit = span.facts.costUsd;
     // An explicit cost prices the whole subtree: nothing below it is missing a price any more.
     if (explicit !== undefined) {
       total = { ...total, costUsd: explicit };
-      unpriced.clear();
+      unpriced = null;
     }
-    if (unpriced.size > 0) this.subtreeUnpriced.set(span, unpriced);
+    if (unpriced !== null && unpriced.size > 0) this.subtreeUnpriced.set(span, unpriced);
     return total;
   }
 
@@ -216,6 +238,7 @@ export class SpanTree {
   }
 }
 
-export function key(span: StoredSpan): string {
-  return `${span.traceId}:${span.spanId}`;
+/** By start, then span id (code points: ids are hex, and a locale compare is slow). */
+function byStart(a: StoredSpan, b: StoredSpan): number {
+  return a.startMs - b.startMs || (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
 }

@@ -8,38 +8,7 @@ import { ensureProject } from '../projects';
 import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../test-database';
 import { replaceSteps } from './save-steps';
 import type { StepRow } from './save-steps';
-
-const step = (runId: string, ordinal: number, extra: Partial<StepRow> = {}): StepRow => ({
-  runId,
-  ordinal,
-  index: ordinal,
-  traceId: 'ab'.repeat(16),
-  spanId: ordinal.toString(16).padStart(16, '0'),
-  name: 'step',
-  startMs: 1_790_000_000_000 + ordinal * 1000,
-  durationMs: 500,
-  action: 'edit',
-  actionArgs: `{"n":${ordinal}}`,
-  actionHash: `h${ordinal}`,
-  stateHash: `s${ordinal}`,
-  result: null,
-  resultHash: null,
-  progress: ordinal / 10,
-  verdict: null,
-  verdictSource: null,
-  verdictFields: null,
-  errorClass: null,
-  costUsd: 0.01,
-  inputTokens: 100,
-  outputTokens: 10,
-  contextTokens: null,
-  signals: [],
-  repeatOf: null,
-  revisitOf: null,
-  revisitCycle: null,
-  stallSince: null,
-  ...extra,
-});
+import { testStepRow as step } from './test-step-row';
 
 describe.each(TEST_DATABASE_KINDS)('replacing steps on %s', (kind) => {
   let handle: DatabaseHandle;

@@ -2,13 +2,16 @@
 // of itself, and only the steps whose digest changed (or that are new, or gone) are deleted and
 // inserted. A long run streaming one step at a time is derived again at every batch: rewriting
 // its thousands of unchanged steps each time was most of the write, and of the table's churn.
-import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../sql';
 import { asPgArray, column, queryRows } from '../sql';
 import type { steps } from '../schema';
+import { StepDigestMemo } from './step-digests';
+import type { DigestedStep } from './step-digests';
 import { deleteByKey } from './time-partitions';
+
+const digests = new StepDigestMemo();
 
 /** A step row as derivation computes it: the steps table's insert row. */
 export type StepRow = Required<Omit<typeof steps.$inferInsert, 'projectId' | 'fingerprint'>>;
@@ -29,13 +32,17 @@ export async function replaceSteps(
   droppedBeforeMs?: number,
 ): Promise<void> {
   if (runIds.length === 0) return;
-  // One serialisation of each row serves its digest and the insert's parameter.
-  const written = rows.map((row) => {
-    const json = JSON.stringify(row);
-    const fingerprint = createHash('sha256').update(json).digest('base64url').slice(0, 22);
-    return { row, json: `${json.slice(0, -1)},"fingerprint":"${fingerprint}"}`, fingerprint };
-  });
-  let inserts = written.map((w) => w.json);
+  const written: DigestedStep[] = [];
+  const byRun = new Map<string, StepRow[]>();
+  for (const row of rows) {
+    const of = byRun.get(row.runId);
+    if (of) of.push(row);
+    else byRun.set(row.runId, [row]);
+  }
+  for (const [runId, ofRun] of byRun) {
+    for (const step of digests.digest(projectId, runId, ofRun)) written.push(step);
+  }
+  let insert: readonly DigestedStep[] = written;
   if (droppedBeforeMs !== undefined) {
     await deleteByKey(
       tx,
@@ -46,16 +53,20 @@ export async function replaceSteps(
   } else {
     const stored = await storedFingerprints(tx, projectId, runIds);
     const kept = new Set<string>();
-    inserts = [];
-    for (const w of written) {
+    insert = written.filter((w) => {
       const at = stepKey(w.row.runId, w.row.ordinal);
-      if (stored.get(at)?.fingerprint === w.fingerprint) kept.add(at);
-      else inserts.push(w.json);
-    }
+      if (stored.get(at)?.fingerprint !== w.fingerprint) return true;
+      kept.add(at);
+      return false;
+    });
     // Every stored step not kept as it is: changed, or gone (the run got shorter, lost spans).
     const gone = [...stored].filter(([at]) => !kept.has(at)).map(([, step]) => step);
     await deleteSteps(tx, projectId, gone);
   }
+  // One serialisation of each row serves its digest and the insert's parameter.
+  const inserts = insert.map(
+    (w) => `${(w.json ?? JSON.stringify(w.row)).slice(0, -1)},"fingerprint":"${w.fingerprint}"}`,
+  );
   for (let k = 0; k < inserts.length; k += STEP_CHUNK) {
     await insertSteps(tx, projectId, inserts.slice(k, k + STEP_CHUNK));
   }
@@ -75,21 +86,29 @@ async function storedFingerprints(
   projectId: string,
   runIds: readonly string[],
 ): Promise<Map<string, StoredStep>> {
+  // One row a run, its steps as `ordinal:fingerprint` joined: a long run's thousands of rows
+  // read as one value (digests are base64url, so neither separator occurs in them).
   const rows = await queryRows(
     tx,
-    sql`select run_id, ordinal, fingerprint from steps
-      where project_id = ${projectId}::uuid and run_id = any(${asPgArray(runIds)}::text[])`,
-    z.object({ run_id: column.text, ordinal: column.number, fingerprint: column.textOrNull }),
+    sql`select run_id, string_agg(ordinal::text || ':' || coalesce(fingerprint, ''), ',') as steps
+      from steps
+      where project_id = ${projectId}::uuid and run_id = any(${asPgArray(runIds)}::text[])
+      group by run_id`,
+    z.object({ run_id: column.text, steps: column.text }),
   );
   const stored = new Map<string, StoredStep>();
   for (const row of rows) {
-    const at = stepKey(row.run_id, row.ordinal);
-    const twice = stored.has(at);
-    stored.set(at, {
-      runId: row.run_id,
-      ordinal: row.ordinal,
-      fingerprint: twice ? null : row.fingerprint,
-    });
+    for (const entry of row.steps.split(',')) {
+      const colon = entry.indexOf(':');
+      const ordinal = Number(entry.slice(0, colon));
+      const at = stepKey(row.run_id, ordinal);
+      const twice = stored.has(at);
+      stored.set(at, {
+        runId: row.run_id,
+        ordinal,
+        fingerprint: twice || colon === entry.length - 1 ? null : entry.slice(colon + 1),
+      });
+    }
   }
   return stored;
 }

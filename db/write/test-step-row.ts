@@ -1,0 +1,38 @@
+// A steps row as derivation would store it, plain values a test changes one at a time.
+import type { StepRow } from './save-steps';
+
+export const testStepRow = (
+  runId: string,
+  ordinal: number,
+  extra: Partial<StepRow> = {},
+): StepRow => ({
+  runId,
+  ordinal,
+  index: ordinal,
+  traceId: 'ab'.repeat(16),
+  spanId: ordinal.toString(16).padStart(16, '0'),
+  name: 'step',
+  startMs: 1_790_000_000_000 + ordinal * 1000,
+  durationMs: 500,
+  action: 'edit',
+  actionArgs: `{"n":${ordinal}}`,
+  actionHash: `h${ordinal}`,
+  stateHash: `s${ordinal}`,
+  result: null,
+  resultHash: null,
+  progress: ordinal / 10,
+  verdict: null,
+  verdictSource: null,
+  verdictFields: null,
+  errorClass: null,
+  costUsd: 0.01,
+  inputTokens: 100,
+  outputTokens: 10,
+  contextTokens: null,
+  signals: [],
+  repeatOf: null,
+  revisitOf: null,
+  revisitCycle: null,
+  stallSince: null,
+  ...extra,
+});
