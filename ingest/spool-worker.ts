@@ -96,11 +96,15 @@ export class SpoolWorkers {
     this.wake = [];
     this.resume(waiting);
     if (projectId === undefined || this.polled.length === 0) return;
-    const held = this.options.heldBack?.() ?? { everyone: false, projects: [] };
-    if (held.everyone || held.projects.includes(projectId)) return;
+    if (this.holdsBack(projectId)) return;
     const polled = this.polled;
     this.polled = [];
     this.resume(polled);
+  }
+
+  private holdsBack(projectId: string): boolean {
+    const held = this.options.heldBack?.() ?? { everyone: false, projects: [] };
+    return held.everyone || held.projects.includes(projectId);
   }
 
   private resume(waiting: readonly (() => void)[]): void {
@@ -130,8 +134,9 @@ export class SpoolWorkers {
 
   /**
    * Waits until every request of the project spooled before this call is stored, at most
-   * `timeoutMs`, storing them itself once few are left (as `catchUp`); false when some still
-   * wait. For an answer that must reflect what the caller just exported (the guard).
+   * `timeoutMs`, storing them itself once few are left (as `catchUp`), or all of them while the
+   * workers hold the project back (they would not take them before the deadline); false when
+   * some still wait. For an answer that must reflect what the caller just exported (the guard).
    */
   async storedUpToNow(
     projectId: string,
@@ -146,8 +151,11 @@ export class SpoolWorkers {
     for (;;) {
       const waiting = await countSpooledOf(db, projectId, last);
       if (waiting === 0) return true;
-      // Few left: store them here (rows a worker holds are skipped, and counted until it commits).
-      const stored = waiting <= (options.upTo ?? 32) ? await this.expand(db, { projectId }) : 0;
+      // Few left, or none the workers would take: store them here, a batch at a time (rows a
+      // worker holds are skipped, and counted until it commits).
+      const mine =
+        waiting <= (options.upTo ?? 32) || (options.timeoutMs > 0 && this.holdsBack(projectId));
+      const stored = mine ? await this.expand(db, { projectId }) : 0;
       if (stored > 0) {
         this.options.onStored?.();
         continue;

@@ -597,6 +597,35 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     }
   });
 
+  it('lets the guard store its project itself, however many wait, while the workers hold it back', async () => {
+    const projectId = await ensureProject(handle.db, 'guard-held-back');
+    const spool = new IngestSpool(() => handle.db);
+    const workers = new SpoolWorkers({
+      db: () => handle.db,
+      spool,
+      workers: 1,
+      batch: 2,
+      heldBack: () => ({ everyone: false, projects: [projectId] }),
+    });
+    for (const request of requests.slice(0, 5))
+      await spool.put(projectId, { format: request.format, body: request.body });
+    // Five wait, more than it stores itself otherwise, and the workers (running) skip them.
+    workers.start(20);
+    try {
+      const started = Date.now();
+      expect(await workers.storedUpToNow(projectId, { upTo: 3, timeoutMs: 10_000 })).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
+      // A read that does not wait (catchUp) still stores only a few.
+      for (const request of requests.slice(0, 4))
+        await spool.put(projectId, { format: request.format, body: request.body });
+      expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(false);
+    } finally {
+      await workers.stop();
+      await handle.db.execute(sql`delete from ingest_spool`);
+    }
+  });
+
   it('leaves a request it cannot store after a few tries (stuck), and stores the ones after it', async () => {
     const projectId = await ensureProject(handle.db, 'poison');
     const spool = new IngestSpool(() => handle.db);
