@@ -119,11 +119,12 @@ export class IngestSpool {
     this.counts.applied = count;
     this.counted = counted;
     this.countedAt = before;
-    const seen = this.unseen.filter((put) => this.sawPut(put.xid));
-    if (seen.length > 0) {
-      this.unseen = this.unseen.filter((put) => !this.sawPut(put.xid));
-      for (const put of seen) this.tallyUnseen(put, -1);
+    const unseen: UnseenPut[] = [];
+    for (const put of this.unseen) {
+      if (this.sawPut(put.xid)) this.tallyUnseen(put, -1);
+      else unseen.push(put);
     }
+    this.unseen = unseen;
     // Nothing waits: spans still kept belong to rows gone some other way (a deleted project).
     // A row put meanwhile only loses its kept spans: its worker decodes the body.
     if (counted.requests === 0) this.release(this.heldIds());
@@ -150,7 +151,7 @@ export class IngestSpool {
     const backlog = this.backlog;
     let why: string | null = null;
     let over = 0;
-    const kept = projectId === undefined ? null : this.keptFromProject(projectId, bytes);
+    const kept = projectId === undefined ? null : this.keptFromProject(projectId, bytes, backlog);
     if (backlog.requests + 1 > maxRequests) {
       why = `${backlog.requests} requests wait to be stored`;
       over = backlog.requests + 1 - maxRequests;
@@ -180,11 +181,14 @@ export class IngestSpool {
    * The last quarter of the bound is kept for projects that hold less than a quarter of it: a
    * project outpacing the workers fills three quarters at most, and a neighbour still finds room.
    */
-  private keptFromProject(projectId: string, bytes: number): { why: string; over: number } | null {
+  private keptFromProject(
+    projectId: string,
+    bytes: number,
+    backlog: SpoolBacklog,
+  ): { why: string; over: number } | null {
     const { maxRequests, maxBytes } = this.limits;
     const keptRequests = Math.floor(maxRequests / KEPT_FOR_OTHERS);
     const keptBytes = Math.floor(maxBytes / KEPT_FOR_OTHERS);
-    const backlog = this.backlog;
     const share = this.shareOf(projectId);
     const why = (what: string) =>
       `${what} of this project wait to be stored, and the rest of the spool is kept for other projects`;

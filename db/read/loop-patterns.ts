@@ -213,6 +213,10 @@ async function coversHistory(
   return held >= coverage * history;
 }
 
+/** The corrections of a window built to the very end asked: no rows, of the corrections' shape. */
+const NO_CORRECTIONS = sql`select null::text as signature, null::text as kind,
+  null::text as agent, 0 as runs, 0::numeric as wasted_usd where false`;
+
 /**
  * The page ranked from the built window of the same length whose end is nearest this one's, at
  * most `WINDOW_ANCHOR_GAP_MS` away, before or after it (db/write/pattern-windows.ts): its rows
@@ -269,7 +273,7 @@ export async function rankFromWindow(
       sql`
       with corrected as (
         select signature, kind, agent, sum(runs) as runs, sum(wasted_usd) as wasted_usd
-        from (${corrections.length > 0 ? sql.join(corrections, sql` union all `) : sql`select null::text as signature, null::text as kind, null::text as agent, 0 as runs, 0::numeric as wasted_usd where false`}) c
+        from (${corrections.length > 0 ? sql.join(corrections, sql` union all `) : NO_CORRECTIONS}) c
         group by 1, 2, 3
       ), walked as (
         select signature, kind, agent from pattern_windows
