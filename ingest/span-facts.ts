@@ -29,6 +29,11 @@ export interface FactsInput {
   problems?: readonly ValueProblem[];
 }
 
+/** The run a span names (`loop.run.id`); its trace's run until then is the trace id. */
+export function namedRunId(attributes: Attributes): string | null {
+  return readString(attributes, 'loop.run.id');
+}
+
 export function extractSpanFacts(span: FactsInput): SpanFacts {
   const a = span.attributes;
   const role = classifySpanRole(span);
@@ -40,7 +45,7 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   const num = (bound: keyof typeof BOUNDS, ...keys: string[]) =>
     readBoundedNumber(a, keys, BOUNDS[bound], problems);
 
-  set('runId', readString(a, 'loop.run.id'));
+  set('runId', namedRunId(a));
   set('step', num('stepNumber', 'loop.step'));
   set('frameworkStep', readLangGraphStep(a, problems));
   set('agent', readAgentName(span, role));

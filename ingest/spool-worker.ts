@@ -10,9 +10,11 @@ import {
   countSpooledOf,
   deleteSpooled,
   lastSpooledIdOf,
+  spoolScopeOfRun,
   recordSpoolFailure,
   spooledBody,
 } from '../db/write/ingest-spool';
+import type { SpoolScope } from '../db/write/ingest-spool';
 import { linkTraces, storeSpanRows } from './ingest-spans';
 import { decodeOtlpBody, inflate } from './read-body';
 import type { IngestSpool } from './spool';
@@ -128,7 +130,10 @@ export class SpoolWorkers {
    * Stores a project's spooled requests now, when there are at most `upTo` (a read about to
    * answer includes every acknowledged span); false when more wait, and the read is behind.
    */
-  catchUp(projectId: string, options: { db?: Database; upTo?: number } = {}): Promise<boolean> {
+  catchUp(
+    projectId: string,
+    options: { db?: Database; upTo?: number; runId?: string } = {},
+  ): Promise<boolean> {
     return this.storedUpToNow(projectId, { ...options, timeoutMs: 0 });
   }
 
@@ -137,25 +142,31 @@ export class SpoolWorkers {
    * `timeoutMs`, storing them itself once few are left (as `catchUp`), or all of them while the
    * workers hold the project back (they would not take them before the deadline); false when
    * some still wait. For an answer that must reflect what the caller just exported (the guard).
+   * With `runId`, only the requests that may hold the run's traces (db/write/ingest-spool.ts
+   * `spoolScopeOfRun`): a read of one run does not wait behind its neighbours' backlog.
    */
   async storedUpToNow(
     projectId: string,
-    options: { db?: Database; upTo?: number; timeoutMs: number },
+    options: { db?: Database; upTo?: number; timeoutMs: number; runId?: string },
   ): Promise<boolean> {
     // The reader's own database handle: the workers' pool may be busy with their transactions.
     const db = options.db ?? this.options.db();
     if (!db) return false;
-    const last = await lastSpooledIdOf(db, projectId);
+    const scope =
+      options.runId === undefined
+        ? { projectId }
+        : await spoolScopeOfRun(db, projectId, options.runId);
+    const last = await lastSpooledIdOf(db, scope);
     if (last === null) return true;
     const until = Date.now() + options.timeoutMs;
     for (;;) {
-      const waiting = await countSpooledOf(db, projectId, last);
+      const waiting = await countSpooledOf(db, scope, last);
       if (waiting === 0) return true;
       // Few left, or none the workers would take: store them here, a batch at a time (rows a
       // worker holds are skipped, and counted until it commits).
       const mine =
         waiting <= (options.upTo ?? 32) || (options.timeoutMs > 0 && this.holdsBack(projectId));
-      const stored = mine ? await this.expand(db, { projectId }) : 0;
+      const stored = mine ? await this.expand(db, scope) : 0;
       if (stored > 0) {
         this.options.onStored?.();
         continue;
@@ -204,7 +215,7 @@ export class SpoolWorkers {
   /** One transaction: claim (a project's rows only, for `catchUp`), store, delete. */
   private async expand(
     db: Database,
-    of: { projectId: string } | null,
+    of: SpoolScope | null,
     except: readonly string[] = [],
   ): Promise<number> {
     const at: { id: number | null } = { id: null };

@@ -16,11 +16,13 @@ import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../db/test-dat
 import type { TestDatabaseKind } from '../db/test-database';
 import {
   claimSpooled,
+  countSpooledOf,
   MAX_SPOOL_ATTEMPTS,
   parseSnapshot,
   readSpoolBacklog,
   sawCommitted,
   spoolRequest,
+  spoolScopeOfRun,
 } from '../db/write/ingest-spool';
 import type { SpoolFormat } from '../db/write/ingest-spool';
 import { AppError } from '../lib/app-error';
@@ -595,6 +597,71 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     } finally {
       await workers.stop();
     }
+  });
+
+  it("counts in a run's scope the requests that name it, hold its traces, or may", async () => {
+    const projectId = await ensureProject(handle.db, 'run-scope');
+    await handle.db.execute(sql`insert into trace_runs (project_id, trace_id, run_id)
+      values (${projectId}::uuid, 't1', 'R')`);
+    const body = requests[0]!;
+    const rows: [string, string[], string[]][] = [
+      ['A: a trace mapped to the run', ['t1'], []],
+      ["B: a new trace's spans, without the run's id", ['t2'], []],
+      ['C: the span of that trace naming the run', ['t2'], ['R']],
+      ["D: another run's trace", ['t3'], []],
+      ['E: spooled before traces were kept', [], []],
+      ['F: the trace whose id is the run', ['R'], []],
+      ['G: another run named', ['t4'], ['R2']],
+    ];
+    for (const [, traceIds, runIds] of rows) {
+      await spoolRequest(handle.db, projectId, { ...body, traceIds, runIds });
+    }
+    const count = async (runId: string) =>
+      countSpooledOf(handle.db, await spoolScopeOfRun(handle.db, projectId, runId));
+    expect(await count('R')).toBe(5);
+    expect(await count('R2')).toBe(2);
+    expect(await count('unknown')).toBe(1);
+    expect(await countSpooledOf(handle.db, { projectId })).toBe(rows.length);
+    await handle.db.execute(sql`delete from ingest_spool`);
+  });
+
+  it("stores a run's own requests for a read of that run, past its neighbours' backlog", async () => {
+    const projectId = await ensureProject(handle.db, 'run-first');
+    const spool = new IngestSpool(() => handle.db);
+    // No worker runs: what is stored, the reads stored themselves.
+    const workers = workersOn(handle, spool);
+    const decoded = requests.map((r) => ({
+      ...r,
+      spans: validateSpans(decodeOtlpBody(r.format, r.body)).spans,
+    }));
+    const mine = decoded.find((r) => new Set(r.spans.map((s) => s.traceId)).size === 1)!;
+    const trace = mine.spans[0]!.traceId;
+    const others = decoded.filter((r) => r.spans.every((s) => s.traceId !== trace));
+    expect(others.length).toBeGreaterThan(0);
+    await spool.put(projectId, mine);
+    expect(await workers.catchUp(projectId)).toBe(true);
+    const [mapped] = await rawRows(
+      handle.db,
+      sql`select run_id from trace_runs where project_id = ${projectId}::uuid
+        and trace_id = ${trace}`,
+    );
+    const runId = String(mapped?.run_id);
+
+    // Forty requests of other traces wait, then one of the run's.
+    for (let k = 0; k < 40; k++) await spool.put(projectId, others[k % others.length]!);
+    await spool.put(projectId, mine);
+    expect(await workers.catchUp(projectId)).toBe(false);
+    expect(await workers.catchUp(projectId, { runId })).toBe(true);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 40 });
+    // The guard's wait, the same way.
+    await spool.put(projectId, mine);
+    expect(await workers.storedUpToNow(projectId, { runId, timeoutMs: 300 })).toBe(true);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 40 });
+    // A row spooled before trace ids were kept may hold any trace: the run's read stores it.
+    await spoolRequest(handle.db, projectId, { format: others[0]!.format, body: others[0]!.body });
+    expect(await workers.catchUp(projectId, { runId })).toBe(true);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 40 });
+    await handle.db.execute(sql`delete from ingest_spool`);
   });
 
   it('lets the guard store its project itself, however many wait, while the workers hold it back', async () => {

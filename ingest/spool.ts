@@ -6,6 +6,7 @@ import type { Executor } from '../db/sql';
 import { readSpoolBacklog, sawCommitted, spoolRequest } from '../db/write/ingest-spool';
 import type { SpoolBacklog, SpoolCount, SpoolEntry, SpooledShare } from '../db/write/ingest-spool';
 import { AppError } from '../lib/app-error';
+import { namedRunId } from './span-facts';
 import type { ValidSpan } from './validate';
 
 export interface SpoolLimits {
@@ -229,7 +230,8 @@ export class IngestSpool {
     const { spans, ...request } = entry;
     const bytes = request.bytes ?? request.body.byteLength;
     this.checkRoom(bytes, projectId);
-    const { id, xid } = await spoolRequest(this.db(), projectId, { ...request, bytes });
+    const named = spans ? spoolNames(spans) : {};
+    const { id, xid } = await spoolRequest(this.db(), projectId, { ...request, bytes, ...named });
     if (spans && this.decodedSpans + spans.length <= this.keptSpans) {
       this.decoded.set(id, spans);
       this.decodedSpans += spans.length;
@@ -277,4 +279,16 @@ export class IngestSpool {
       this.decodedSpans -= spans.length;
     }
   }
+}
+
+/** The traces a request's spans belong to and the runs they name: what a run's read waits for. */
+function spoolNames(spans: readonly ValidSpan[]): { traceIds: string[]; runIds: string[] } {
+  const traces = new Set<string>();
+  const runs = new Set<string>();
+  for (const span of spans) {
+    traces.add(span.traceId);
+    const run = namedRunId(span.attributes);
+    if (run !== null) runs.add(run);
+  }
+  return { traceIds: [...traces], runIds: [...runs] };
 }

@@ -139,15 +139,16 @@ export async function settle(
   runId?: string,
   options: { waitForSpoolMs?: number } = {},
 ): Promise<void> {
-  // The project's spooled requests first, when few wait; when many do, the read answers from
-  // what is stored and the dashboard says how far behind (health's `spool`). An answer that
-  // must reflect what its caller just exported (the guard) waits for the workers instead.
+  // The project's spooled requests first (a read of one run: those of its traces), when few
+  // wait; when many do, the read answers from what is stored and the dashboard says how far
+  // behind (health's `spool`). An answer that must reflect what its caller just exported (the
+  // guard) waits for the workers instead.
   const workers = getRuntime().spoolWorkers?.workers;
   const db = requireDatabase();
   if (options.waitForSpoolMs !== undefined) {
-    await workers?.storedUpToNow(projectId, { db, timeoutMs: options.waitForSpoolMs });
+    await workers?.storedUpToNow(projectId, { db, timeoutMs: options.waitForSpoolMs, runId });
   } else {
-    await workers?.catchUp(projectId, { db });
+    await workers?.catchUp(projectId, { db, runId });
   }
   await settleRuns(requireDatabase(), deriveContext(getRuntime()), projectId, { runId });
 }

@@ -10,6 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -31,6 +32,19 @@ export const ingestSpool = pgTable(
     gzipped: boolean('gzipped').notNull().default(false),
     /** The body's size decoded: what the spool's bound counts. */
     bytes: integer('bytes').notNull(),
+    /**
+     * The traces its spans belong to, and the runs they name (`loop.run.id`), as the door
+     * validated them: a read of one run stores that run's requests first. Empty traces for a row
+     * from before they were kept: any run's.
+     */
+    traceIds: text('trace_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    runIds: text('run_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     /** Expansions that failed (rolled back); past a limit the row waits for an operator. */
     attempts: integer('attempts').notNull().default(0),

@@ -1,6 +1,7 @@
 // The spool's SQL: the door's one insert, the workers' claim and delete, and the backlog's size.
 // What a row holds and why: db/schema/ingest-spool.ts.
 import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { asPgArray, column, queryRows } from '../sql';
 import type { Executor, Transaction } from '../sql';
@@ -15,6 +16,10 @@ export interface SpoolEntry {
   gzipped?: boolean;
   /** The body's size decoded (what the spool's bound counts); `body`'s own size by default. */
   bytes?: number;
+  /** The traces of its spans; none known, it counts as holding any run's. */
+  traceIds?: readonly string[];
+  /** The runs its spans name (`loop.run.id`). */
+  runIds?: readonly string[];
 }
 
 export interface SpooledRequest {
@@ -84,13 +89,21 @@ export const MAX_SPOOL_ATTEMPTS = 5;
 export async function spoolRequest(
   db: Executor,
   projectId: string,
-  { format, body, gzipped = false, bytes = body.byteLength }: SpoolEntry,
+  {
+    format,
+    body,
+    gzipped = false,
+    bytes = body.byteLength,
+    traceIds = [],
+    runIds = [],
+  }: SpoolEntry,
 ): Promise<SpooledId> {
   const [row] = await queryRows(
     db,
     sql`
-    insert into ingest_spool (project_id, format, body, gzipped, bytes)
-    values (${projectId}::uuid, ${format}, ${bytesParam(body)}, ${gzipped}, ${bytes})
+    insert into ingest_spool (project_id, format, body, gzipped, bytes, trace_ids, run_ids)
+    values (${projectId}::uuid, ${format}, ${bytesParam(body)}, ${gzipped}, ${bytes},
+      ${asPgArray(traceIds)}::text[], ${asPgArray(runIds)}::text[])
     returning id, pg_current_xact_id()::text as xid
   `,
     z.object({ id: column.number, xid: column.text }),
@@ -98,10 +111,17 @@ export async function spoolRequest(
   return { id: row!.id, xid: BigInt(row!.xid) };
 }
 
+/** One project's waiting requests; with `run`, only those that may hold that run's spans. */
+export interface SpoolScope {
+  projectId: string;
+  /** The run, and the traces mapped to it so far. */
+  run?: { id: string; traceIds: readonly string[] };
+}
+
 /** Which waiting requests a claim takes. */
 export interface SpoolClaim {
   /** One project's only (a read catching up on it), oldest first. */
-  of?: { projectId: string } | null;
+  of?: SpoolScope | null;
   /** Requests the caller holds decoded: their bodies are not sent (the column is large). */
   held?: readonly number[];
   /** Projects whose requests wait for now (their derivation is behind). */
@@ -133,7 +153,7 @@ export async function claimSpooled(
         case when id = any(${asPgArray(held.map(String))}::bigint[]) then null else body end as body
       from ingest_spool
       where attempts < ${MAX_SPOOL_ATTEMPTS}
-        ${of ? sql`and project_id = ${of.projectId}::uuid` : sql``}
+        ${of ? inScope(of) : sql``}
         ${from !== null ? sql`and project_id > ${from}::uuid` : sql``}
         ${except.length > 0 ? sql`and project_id <> all(${asPgArray(except)}::uuid[])` : sql``}
       order by project_id, id
@@ -189,28 +209,59 @@ export async function recordSpoolFailure(db: Executor, id: number, error: string
   `);
 }
 
-/** Requests of one project waiting (claimable ones); with `upToId`, those spooled up to it. */
-export async function countSpooledOf(
+/** What a read of one run waits for: its requests (`inScope`), with its traces mapped so far. */
+export async function spoolScopeOfRun(
   db: Executor,
   projectId: string,
+  runId: string,
+): Promise<SpoolScope> {
+  const rows = await queryRows(
+    db,
+    sql`select trace_id from trace_runs
+      where project_id = ${projectId}::uuid and run_id = ${runId}`,
+    z.object({ trace_id: column.text }),
+  );
+  return { projectId, run: { id: runId, traceIds: rows.map((r) => r.trace_id) } };
+}
+
+/**
+ * The scope's rows: the project's; of a run, those that name it, or hold one of its traces
+ * (mapped already, or of a waiting request that names it: a trace's spans without the run's id
+ * join it once the span naming it is stored), or whose run is its trace id. A row from before
+ * traces were kept may hold any run's.
+ */
+function inScope({ projectId, run }: SpoolScope): SQL {
+  const project = sql`and project_id = ${projectId}::uuid`;
+  if (run === undefined) return project;
+  return sql`${project} and (cardinality(trace_ids) = 0 or ${run.id} = any(run_ids)
+    or ${run.id} = any(trace_ids)
+    or trace_ids && (${asPgArray(run.traceIds)}::text[] || array(
+      select unnest(n.trace_ids) from ingest_spool n
+      where n.project_id = ${projectId}::uuid and ${run.id} = any(n.run_ids))))`;
+}
+
+/** Requests of a scope waiting (claimable ones); with `upToId`, those spooled up to it. */
+export async function countSpooledOf(
+  db: Executor,
+  scope: SpoolScope,
   upToId?: number,
 ): Promise<number> {
   const [row] = await queryRows(
     db,
     sql`select count(*) as n from ingest_spool
-      where project_id = ${projectId}::uuid and attempts < ${MAX_SPOOL_ATTEMPTS}
+      where attempts < ${MAX_SPOOL_ATTEMPTS} ${inScope(scope)}
         ${upToId === undefined ? sql`` : sql`and id <= ${upToId}`}`,
     z.object({ n: column.number }),
   );
   return row?.n ?? 0;
 }
 
-/** The id of the project's newest waiting request, or null when none waits. */
-export async function lastSpooledIdOf(db: Executor, projectId: string): Promise<number | null> {
+/** The id of the scope's newest waiting request, or null when none waits. */
+export async function lastSpooledIdOf(db: Executor, scope: SpoolScope): Promise<number | null> {
   const [row] = await queryRows(
     db,
     sql`select max(id) as id from ingest_spool
-      where project_id = ${projectId}::uuid and attempts < ${MAX_SPOOL_ATTEMPTS}`,
+      where attempts < ${MAX_SPOOL_ATTEMPTS} ${inScope(scope)}`,
     z.object({ id: column.numberOrNull }),
   );
   return row?.id ?? null;
