@@ -152,14 +152,18 @@ export class SpoolWorkers {
     // The reader's own database handle: the workers' pool may be busy with their transactions.
     const db = options.db ?? this.options.db();
     if (!db) return false;
-    const scope =
+    // Of a run, again at each turn: a request stored meanwhile may have mapped a trace to it
+    // whose other requests still wait.
+    const scopeNow = async (): Promise<SpoolScope> =>
       options.runId === undefined
         ? { projectId }
         : await spoolScopeOfRun(db, projectId, options.runId);
+    let scope = await scopeNow();
     const last = await lastSpooledIdOf(db, scope);
     if (last === null) return true;
     const until = Date.now() + options.timeoutMs;
-    for (;;) {
+    for (let turn = 0; ; turn++) {
+      if (turn > 0 && options.runId !== undefined) scope = await scopeNow();
       const waiting = await countSpooledOf(db, scope, last);
       if (waiting === 0) return true;
       // Few left, or none the workers would take: store them here, a batch at a time (rows a

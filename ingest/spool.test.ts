@@ -625,6 +625,56 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     await handle.db.execute(sql`delete from ingest_spool`);
   });
 
+  it("follows a trace that a stored request maps to the run to that trace's other requests", async () => {
+    const projectId = await ensureProject(handle.db, 'run-closure');
+    const spool = new IngestSpool(() => handle.db);
+    const workers = new SpoolWorkers({ db: () => handle.db, spool, workers: 1, batch: 1 });
+    const trace = 'c105'.repeat(8);
+    // One span each: the first names the run, the second (sent after it) does not.
+    const oneSpan = (spanId: string, attributes: object[]) => {
+      const body = new TextEncoder().encode(
+        JSON.stringify({
+          resourceSpans: [
+            {
+              resource: { attributes: [] },
+              scopeSpans: [
+                {
+                  scope: { name: 'test' },
+                  spans: [
+                    {
+                      traceId: trace,
+                      spanId,
+                      name: 'step',
+                      kind: 1,
+                      startTimeUnixNano: '1790000000000000000',
+                      endTimeUnixNano: '1790000001000000000',
+                      attributes,
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      return {
+        format: 'json' as const,
+        body,
+        spans: validateSpans(decodeOtlpBody('json', body)).spans,
+      };
+    };
+    await spool.put(
+      projectId,
+      oneSpan('a1'.repeat(8), [{ key: 'loop.run.id', value: { stringValue: 'closure-run' } }]),
+    );
+    await spool.put(projectId, oneSpan('b2'.repeat(8), []));
+    expect(await workers.storedUpToNow(projectId, { runId: 'closure-run', timeoutMs: 2_000 })).toBe(
+      true,
+    );
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
+    await handle.db.execute(sql`delete from ingest_spool`);
+  });
+
   it("stores a run's own requests for a read of that run, past its neighbours' backlog", async () => {
     const projectId = await ensureProject(handle.db, 'run-first');
     const spool = new IngestSpool(() => handle.db);
