@@ -39,12 +39,9 @@ export function addSpendTo(into: Spend, b: Spend): void {
 }
 
 export function addSpend(a: Spend, b: Spend): Spend {
-  return {
-    costUsd: a.costUsd + b.costUsd,
-    inputTokens: addCounts(a.inputTokens, b.inputTokens),
-    outputTokens: addCounts(a.outputTokens, b.outputTokens),
-    cacheReadTokens: addCounts(a.cacheReadTokens, b.cacheReadTokens),
-  };
+  const sum = { ...a };
+  addSpendTo(sum, b);
+  return sum;
 }
 
 export class SpanTree {

@@ -155,15 +155,12 @@ export class SpoolWorkers {
     // Of a run, again at each turn: a request stored meanwhile may have mapped a trace to it
     // whose other requests still wait.
     const scopeNow = async (): Promise<SpoolScope> =>
-      options.runId === undefined
-        ? { projectId }
-        : await spoolScopeOfRun(db, projectId, options.runId);
-    let scope = await scopeNow();
-    const last = await lastSpooledIdOf(db, scope);
+      options.runId === undefined ? { projectId } : spoolScopeOfRun(db, projectId, options.runId);
+    const last = await lastSpooledIdOf(db, await scopeNow());
     if (last === null) return true;
     const until = Date.now() + options.timeoutMs;
-    for (let turn = 0; ; turn++) {
-      if (turn > 0 && options.runId !== undefined) scope = await scopeNow();
+    for (;;) {
+      const scope = await scopeNow();
       const waiting = await countSpooledOf(db, scope, last);
       if (waiting === 0) return true;
       // Few left, or none the workers would take: store them here, a batch at a time (rows a

@@ -68,6 +68,16 @@ function capturedRequests(): CapturedRequest[] {
   return out;
 }
 
+/** Puts each request at the door, as sent (no decoded spans kept, no traces recorded). */
+async function putEach(
+  spool: IngestSpool,
+  projectId: string,
+  list: readonly CapturedRequest[],
+): Promise<void> {
+  for (const request of list)
+    await spool.put(projectId, { format: request.format, body: request.body });
+}
+
 const SPAN_COLUMNS = sql`trace_id, span_id, parent_span_id, name, kind, start_ms, end_ms,
   status_code, status_message, attributes::text as attributes, events::text as events,
   resource::text as resource, scope_name, facts::text as facts`;
@@ -557,16 +567,13 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     // Workers that never started: only the read's catch-up stores anything here.
     const workers = workersOn(handle, spool);
     const few = requests.slice(0, 3);
-    for (const request of few)
-      await spool.put(projectId, { format: request.format, body: request.body });
+    await putEach(spool, projectId, few);
     expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(true);
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
     const stored = (await spansOf(handle, projectId)).length;
     expect(stored).toBeGreaterThan(0);
 
-    for (const request of requests.slice(0, 4)) {
-      await spool.put(projectId, { format: request.format, body: request.body });
-    }
+    await putEach(spool, projectId, requests.slice(0, 4));
     expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(false);
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 4 });
     await handle.db.execute(sql`delete from ingest_spool`);
@@ -577,8 +584,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     const spool = new IngestSpool(() => handle.db);
     const workers = workersOn(handle, spool);
     const four = requests.slice(0, 4);
-    for (const request of four)
-      await spool.put(projectId, { format: request.format, body: request.body });
+    await putEach(spool, projectId, four);
     // More than it stores itself and no worker running: it waits its time, then says so.
     const started = Date.now();
     expect(await workers.storedUpToNow(projectId, { upTo: 3, timeoutMs: 150 })).toBe(false);
@@ -724,8 +730,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
       batch: 2,
       heldBack: () => ({ everyone: false, projects: [projectId] }),
     });
-    for (const request of requests.slice(0, 5))
-      await spool.put(projectId, { format: request.format, body: request.body });
+    await putEach(spool, projectId, requests.slice(0, 5));
     // Five wait, more than it stores itself otherwise, and the workers (running) skip them.
     workers.start(20);
     try {
@@ -734,8 +739,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0 });
       // A read that does not wait (catchUp) still stores only a few.
-      for (const request of requests.slice(0, 4))
-        await spool.put(projectId, { format: request.format, body: request.body });
+      await putEach(spool, projectId, requests.slice(0, 4));
       expect(await workers.catchUp(projectId, { upTo: 3 })).toBe(false);
     } finally {
       await workers.stop();

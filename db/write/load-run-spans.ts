@@ -43,6 +43,11 @@ const versionGroup = z.object({
 // xmin changes whenever the row is written again; received_at besides, should xids wrap around.
 const VERSION = sql`s.xmin::text || ':' || (extract(epoch from s.received_at) * 1000000)::bigint::text`;
 
+/** A project's span rows with the run their trace is mapped to (`t`, `s`); more conditions follow. */
+const runSpans = (projectId: string) => sql`from trace_runs t
+  join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
+  where t.project_id = ${projectId}::uuid`;
+
 /**
  * The spans of the given runs (through their traces), only the columns derivation reads. A span
  * id stored twice with different start times (a client that re-sent it changed) counts once:
@@ -126,10 +131,7 @@ async function refresh(
     tx,
     sql`select t.run_id as "runId", s.trace_id as "traceId", ${VERSION} as version,
           count(*) as rows
-        from trace_runs t
-        join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
-        where t.project_id = ${projectId}::uuid
-          and t.run_id = any(${asPgArray([...held.keys()])}::text[])
+        ${runSpans(projectId)} and t.run_id = any(${asPgArray([...held.keys()])}::text[])
         group by t.run_id, s.trace_id, s.xmin, s.received_at`,
     versionGroup,
   );
@@ -158,9 +160,7 @@ async function refresh(
       tx,
       sql`select t.run_id as "runId", s.trace_id as "traceId", s.span_id as "spanId",
             s.start_ms as "startMs", ${VERSION} as version
-          from trace_runs t
-          join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
-          where t.project_id = ${projectId}::uuid and ${inGroups(changed)}`,
+          ${runSpans(projectId)} and ${inGroups(changed)}`,
       versionRow,
     );
     for (const v of versions) {
@@ -195,9 +195,7 @@ function readRows(tx: Executor, projectId: string, where: SQL) {
           s.end_ms as "endMs", s.status_code::int as "statusCode",
           s.status_message as "statusMessage", s.facts,
           extract(epoch from s.received_at) * 1000 as "receivedMs", ${VERSION} as version
-        from trace_runs t
-        join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
-        where t.project_id = ${projectId}::uuid and ${where}`,
+        ${runSpans(projectId)} and ${where}`,
     runSpanRow,
   );
 }
