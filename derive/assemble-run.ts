@@ -4,12 +4,14 @@ import type { RunInput } from '../trajectory/derive-run';
 import type { PriceTable } from '../trajectory/pricing';
 import type { StepInput } from '../trajectory/step';
 import type { RunValueProblem, SpanFacts } from '../trajectory/span-facts';
-import { addSpend, NO_SPEND, SpanTree } from './span-tree';
+import { addSpendTo, NO_SPEND, SpanTree } from './span-tree';
 import type { Spend, StoredSpan } from './span-tree';
 import { assembleSteps } from './assemble-steps';
-import { completeToolCalls } from './requested-tools';
+import type { StepsMemo } from './assemble-steps';
+import { ToolCallRequests } from './requested-tools';
 import { canonicalActionHash } from '../trajectory/canonical-hash';
-import { lastEndMs, latestEnding, runEnd } from './run-exit';
+import { lastEndMs, runEnd } from './run-exit';
+import { RunFacts } from './run-facts';
 import { runSearchText } from './search-text';
 
 export interface AssembledStep extends StepInput {
@@ -57,28 +59,76 @@ export interface AssembleOptions {
   idle: boolean;
   /** The agent's `ignoreArgs`: argument fields left out of action hashes. */
   ignoreArgsFor?: (agent: string | null) => readonly string[];
+  /** The assembly of this run's spans last time, to go on from (run-memo.ts). */
+  previous?: Assembly;
+  /** Return the assembly, to go on from next time. */
+  remember?: boolean;
 }
 
+/**
+ * The tree and steps made of a run's spans, kept to assemble the run again from them and the
+ * spans added since, where that gives what assembling all of them would.
+ */
+export interface Assembly {
+  /** The spans it was made of, as objects: a span stored again is another object. */
+  spans: Set<StoredSpan>;
+  requests: ToolCallRequests;
+  tree: SpanTree;
+  facts: RunFacts;
+  steps: StepsMemo;
+}
+
+/**
+ * `spans` are distinct objects (a span stored again is a new one). With `previous`, the spans it
+ * holds that are still here are taken as assembled, when the others only add to them.
+ */
 export function assembleRun(
   spans: readonly StoredSpan[],
   prices: PriceTable,
   options: AssembleOptions = { idle: false },
-): AssembledRun {
-  const completed = completeToolCalls(spans);
-  let view = runView(completed, prices);
-  const agent = view.runFact('agent') ?? serviceAgent(view.runFact('serviceName'));
+): AssembledRun & { assembly: Assembly | null } {
+  const extended = options.previous ? extend(options.previous, spans, prices) : null;
+  const requests = extended ? extended.requests : new ToolCallRequests();
+  // Completed here only when the assembly starts afresh: `extend` completed the spans it added.
+  const completed = extended ? null : (requests.add(spans) as StoredSpan[]);
+  let tree = extended ? extended.tree : new SpanTree(completed ?? [], prices);
+  let facts = extended ? extended.facts : new RunFacts(tree);
+  const agent = facts.get('agent') ?? serviceAgent(facts.get('serviceName'));
   const ignoreArgs = options.ignoreArgsFor?.(agent) ?? [];
-  if (ignoreArgs.length > 0) view = runView(withIgnoredArgs(completed, ignoreArgs), prices);
-  const { tree, root, runFact } = view;
+  // Hashes made again are other spans: nothing to go on from next time.
+  if (ignoreArgs.length > 0) {
+    tree = new SpanTree(withIgnoredArgs(completed ?? tree.spans, ignoreArgs), prices);
+    facts = new RunFacts(tree);
+  }
+  const { root } = facts;
+  const runFact = <K extends keyof SpanFacts>(k: K) => facts.get(k);
 
-  const steps = assembleSteps(tree, ignoreArgs);
+  const assembledSteps = assembleSteps(
+    tree,
+    ignoreArgs,
+    extended && ignoreArgs.length === 0
+      ? { memo: extended.steps, added: extended.added, topLevel: extended.topLevel }
+      : undefined,
+  );
+  const steps = assembledSteps.steps;
+  const assembly =
+    ignoreArgs.length > 0 || !options.remember
+      ? null
+      : {
+          spans: extended ? extended.spans : new Set(spans),
+          requests,
+          tree,
+          facts,
+          steps: assembledSteps.memo,
+        };
   const maxSteps = runFact('maxSteps') ?? null;
   const end = runEnd(tree, root, options.idle, {
     lastAction: steps[steps.length - 1]?.action ?? null,
     count: steps.length,
     maxSteps,
   });
-  const spend = tree.topLevel.reduce((sum, s) => addSpend(sum, tree.subtreeSpend(s)), NO_SPEND);
+  const spend = { ...NO_SPEND };
+  for (const s of tree.topLevel) addSpendTo(spend, tree.subtreeSpend(s));
   const input: RunInput = {
     ended: end.ended,
     exitReason: end.reason,
@@ -123,38 +173,28 @@ export function assembleRun(
     spanCount: tree.spans.length,
     fragment: isFragment(tree, steps.length),
     valueProblems: collectProblems(tree.spans),
+    assembly,
   };
 }
 
-interface RunView {
-  tree: SpanTree;
-  root: StoredSpan | null;
-  runFact: <K extends keyof SpanFacts>(k: K) => SpanFacts[K] | undefined;
-}
-
-function runView(spans: readonly StoredSpan[], prices: PriceTable): RunView {
-  const tree = new SpanTree(spans, prices);
-  const root = findRoot(tree);
-  // Run-level attributes: the root first, then other spans without a parent, then everything.
-  // Each fact's first value in that order, gathered in one pass the first time one is asked.
-  let first: Map<string, unknown> | null = null;
-  const gather = () => {
-    const found = new Map<string, unknown>();
-    const take = (s: StoredSpan) => {
-      for (const k in s.facts) {
-        const value = s.facts[k as keyof SpanFacts];
-        if (value !== undefined && !found.has(k)) found.set(k, value);
-      }
-    };
-    if (root) take(root);
-    for (const s of tree.spans) if (s !== root && s.parentSpanId === null) take(s);
-    for (const s of tree.topLevel) if (s !== root && s.parentSpanId !== null) take(s);
-    for (const s of tree.spans) take(s);
-    return found;
-  };
-  const runFact = <K extends keyof SpanFacts>(k: K): SpanFacts[K] | undefined =>
-    (first ??= gather()).get(k) as SpanFacts[K] | undefined;
-  return { tree, root, runFact };
+/**
+ * The previous assembly with the spans not in it, when the spans it holds are all still here,
+ * and its tool call requests and tree take the others as though made with them.
+ */
+function extend(
+  previous: Assembly,
+  spans: readonly StoredSpan[],
+  prices: PriceTable,
+): (Assembly & { added: StoredSpan[]; topLevel: StoredSpan[] }) | null {
+  const fresh = spans.filter((s) => !previous.spans.has(s));
+  if (spans.length - fresh.length !== previous.spans.size) return null;
+  // Either failing leaves the previous assembly half changed: it is not used again.
+  const completed = previous.requests.add(fresh);
+  const grown = completed && previous.tree.extend(completed, prices);
+  if (!grown) return null;
+  for (const span of fresh) previous.spans.add(span);
+  previous.facts.extend(previous.tree, grown.added, grown.topLevel);
+  return { ...previous, ...grown };
 }
 
 /**
@@ -214,15 +254,6 @@ function isFragment(tree: SpanTree, stepCount: number): boolean {
   const call = only.facts.role === 'llm' || only.facts.role === 'tool';
   if (!call && !RUNNABLE_SPAN.test(only.name)) return false;
   return RUN_FACTS.every((fact) => only.facts[fact] === undefined);
-}
-
-/** The span that carries `loop.exit.reason`, else the span without a parent. */
-function findRoot(tree: SpanTree): StoredSpan | null {
-  const withReason = tree.spans.filter((s) => s.facts.exitReason !== undefined);
-  if (withReason.length > 0) return latestEnding(withReason);
-  const parentless = tree.spans.filter((s) => s.parentSpanId === null);
-  const agents = parentless.filter((s) => s.facts.role === 'agent');
-  return (agents[0] ?? parentless[0]) || null;
 }
 
 function topModel(costByModel: ReadonlyMap<string, number>): string | null {

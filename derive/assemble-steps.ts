@@ -34,29 +34,119 @@ const OBSERVED_FACTS = [
   'contextTokens',
 ] as const;
 
-export function assembleSteps(tree: SpanTree, ignoreArgs: readonly string[] = []): AssembledStep[] {
-  const tier = TIERS.find((test) => tree.spans.some(test));
-  if (!tier) return [];
-  const candidates = tree.spans.filter(tier);
-  const insideCandidate = tree.insideAny(new Set(candidates));
-  const outermost = candidates.filter((span) => !insideCandidate.has(span));
+/**
+ * What the steps were assembled from, to go on from when spans are added to the tree. Its arrays
+ * grow with each extension: callers get copies.
+ */
+export interface StepsMemo {
+  /** The tier of TIERS that decides, -1 while no span is a candidate. */
+  tier: number;
+  groups: Group[];
+  steps: AssembledStep[];
+  /** Every group has a step number (and the steps are in number order). */
+  numbered: boolean;
+  numbers: Set<number>;
+  maxNumber: number;
+  tools: StoredSpan[];
+  /** A step's action is read from the run's tool spans (a request none of them answered). */
+  asks: boolean;
+  /** Some step span carries tool call ids: tool calls beside the steps attach by them. */
+  callIds: boolean;
+}
 
+export function assembleSteps(
+  tree: SpanTree,
+  ignoreArgs: readonly string[] = [],
+  from?: { memo: StepsMemo; added: readonly StoredSpan[]; topLevel: readonly StoredSpan[] },
+): { steps: AssembledStep[]; memo: StepsMemo } {
+  const memo =
+    (from && grow(tree, from.memo, from.added, from.topLevel, ignoreArgs)) ??
+    (grow(tree, emptyMemo(), tree.spans, tree.topLevel, ignoreArgs) as StepsMemo);
+  return { steps: memo.steps.slice(), memo };
+}
+
+function emptyMemo(): StepsMemo {
+  return {
+    tier: -1,
+    groups: [],
+    steps: [],
+    numbered: true,
+    numbers: new Set(),
+    maxNumber: -Infinity,
+    tools: [],
+    asks: false,
+    callIds: false,
+  };
+}
+
+/**
+ * The memo with the steps of spans just added to the tree (`added`, `top`: its extension), when
+ * that leaves every step held as it was: no new span is of a higher tier, none joins a held step
+ * by its number, numbered steps stay in number order, a held step's unanswered request cannot be
+ * answered by a new tool span, and no tool call beside the steps attaches by call id; else null.
+ * From the empty memo with every span, it is the whole assembly.
+ */
+function grow(
+  tree: SpanTree,
+  memo: StepsMemo,
+  added: readonly StoredSpan[],
+  top: readonly StoredSpan[],
+  ignoreArgs: readonly string[],
+): StepsMemo | null {
+  const held = memo.groups.length > 0;
+  const newTier = TIERS.findIndex((test) => added.some(test));
+  if (memo.tier !== -1 && newTier !== -1 && newTier < memo.tier) return null;
+  const tier = memo.tier !== -1 ? memo.tier : newTier;
+  const isTool = TIERS[2] as Tier;
+  const newTools = added.filter(isTool);
+  if (memo.asks && newTools.length > 0) return null;
+  if (tier === -1) return memo;
+
+  const candidates = added.filter(TIERS[tier] as Tier);
+  const insideCandidate = tree.insideAny(new Set(candidates), top);
+  const outermost = candidates.filter((span) => !insideCandidate.has(span));
   const groups = groupByNumber(outermost);
-  const toolSpans = tree.spans.filter((s) => s.facts.role === 'tool');
   const numbered = groups.every((g) => g.number !== null);
   if (numbered) groups.sort((a, b) => (a.number ?? 0) - (b.number ?? 0) || a.startMs - b.startMs);
+  const callIds = groups.some((g) => g.spans.some((s) => (s.facts.toolCallIds?.length ?? 0) > 0));
+  if (held) {
+    if (memo.callIds || callIds) return null;
+    if (memo.numbered && !numbered) return null;
+    if (groups.some((g) => g.number !== null && memo.numbers.has(g.number))) return null;
+    const first = groups[0]?.number;
+    if (memo.numbered && first !== undefined && first !== null && first <= memo.maxNumber) {
+      return null;
+    }
+  }
 
-  const steps = groups.map((group, position) =>
+  for (const tool of newTools) memo.tools.push(tool);
+  const allNumbered = memo.numbered && numbered;
+  const uses = { tools: memo.asks };
+  const steps = groups.map((group, k) =>
     buildStep(
       tree,
       group.spans,
-      numbered ? (group.number ?? position + 1) : position + 1,
-      toolSpans,
+      allNumbered ? (group.number ?? 0) : memo.groups.length + k + 1,
+      memo.tools,
       ignoreArgs,
+      uses,
     ),
   );
-  attachSiblingToolCalls(tree, steps, groups);
-  return steps;
+  if (!held) attachSiblingToolCalls(tree, steps, groups);
+  for (const group of groups) {
+    memo.groups.push(group);
+    if (group.number === null) continue;
+    memo.numbers.add(group.number);
+    memo.maxNumber = Math.max(memo.maxNumber, group.number);
+  }
+  for (const step of steps) memo.steps.push(step);
+  return {
+    ...memo,
+    tier,
+    numbered: allNumbered,
+    asks: uses.tools,
+    callIds: memo.callIds || callIds,
+  };
 }
 
 interface Group {
@@ -88,6 +178,7 @@ function buildStep(
   index: number,
   tools: readonly StoredSpan[],
   ignoreArgs: readonly string[],
+  uses: { tools: boolean },
 ): AssembledStep {
   const primary = spans[0] as StoredSpan;
   const inside =
@@ -108,7 +199,7 @@ function buildStep(
   if (facts.action === undefined && inside.length > 0)
     Object.assign(facts, combinedToolCalls(inside));
   if (facts.action === undefined)
-    Object.assign(facts, askedButNotRun([...spans, ...inside], tools, ignoreArgs));
+    Object.assign(facts, askedButNotRun([...spans, ...inside], tools, ignoreArgs, uses));
   const latestFirst =
     inside.length < 2
       ? inside
@@ -181,6 +272,7 @@ function askedButNotRun(
   spans: readonly StoredSpan[],
   tools: readonly StoredSpan[],
   ignoreArgs: readonly string[],
+  uses: { tools: boolean },
 ): Partial<SpanFacts> {
   if (spans.some((s) => s.facts.role === 'tool')) return {};
   const asking = spans.filter((s) => (s.facts.requestedCalls?.length ?? 0) > 0);
@@ -189,6 +281,7 @@ function askedButNotRun(
     null,
   );
   if (!latest) return {};
+  uses.tools = true;
   // A call some tool span answers ran (in a later step, where a framework runs tools apart).
   const ran = (call: RequestedCall) =>
     tools.some(

@@ -19,6 +19,7 @@ import type { LoopSettings } from '../lib/settings';
 import { deriveRun } from '../trajectory/derive-run';
 import type { PriceTable } from '../trajectory/pricing';
 import { assembleRun } from './assemble-run';
+import { MIN_REMEMBERED_SPANS, RunMemos } from './run-memo';
 import { fireRunAlerts } from './fire-run-alerts';
 import { toRunRow, toStepRows } from './run-rows';
 import { savePatterns } from './save-patterns';
@@ -84,6 +85,9 @@ export async function deriveRuns(
   return { derived, failed };
 }
 
+// Per process, like the step digests' memo: memos checked against what they are given.
+const memos = new RunMemos();
+
 const notTheRuns = (error: unknown) => isDatabaseUnavailable(error) || isTransientConflict(error);
 
 async function recordFailures(
@@ -114,19 +118,31 @@ async function deriveAndSave(
       empty.push(runId);
       continue;
     }
+    const held = memos.take(projectId, runId);
     const assembled = assembleRun(spans, context.prices, {
       idle: options.idle ?? false,
       ignoreArgsFor: (agent) => context.settings.deriveOptionsFor(agent).ignoreArgs,
+      previous: held?.assembly,
+      remember: spans.length >= MIN_REMEMBERED_SPANS,
     });
     const human = verdicts.get(runId);
     const derived = deriveRun(
       human ? { ...assembled.input, human } : assembled.input,
       assembled.steps,
       context.settings.deriveOptionsFor(assembled.agent),
+      held?.derivation,
     );
     const traceIds = [...new Set(spans.map((s) => s.traceId))].sort();
     runRows.push(toRunRow(runId, traceIds, assembled, derived));
-    for (const step of toStepRows(runId, assembled, derived)) stepRows.push(step);
+    const rows = toStepRows(runId, assembled, derived, held?.rows);
+    for (const step of rows.rows) stepRows.push(step);
+    if (assembled.assembly) {
+      memos.keep(projectId, runId, {
+        assembly: assembled.assembly,
+        derivation: derived.memo,
+        rows,
+      });
+    }
   }
   await saveRuns(tx, projectId, runRows, stepRows, empty);
   await fireRunAlerts(tx, projectId, runRows);

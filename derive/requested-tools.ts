@@ -14,27 +14,64 @@ interface Asked {
 
 const argsKey = (args: string | undefined) => canonicalActionHash('', args ?? null);
 
-export function completeToolCalls(spans: readonly StoredSpan[]): StoredSpan[] {
-  const asked: Asked[] = spans
-    .flatMap((s) => (s.facts.requestedCalls ?? []).map((call) => ({ call, startMs: s.startMs })))
-    .sort((a, b) => a.startMs - b.startMs);
-  if (asked.length === 0) return [...spans];
-  const byId = new Map<string, RequestedCall>();
-  for (const { call } of asked) if (call.id !== undefined) byId.set(call.id, call);
+/**
+ * The run's tool call requests and reported failures, and its tool spans completed from them;
+ * spans can be added later (a long run streaming), when that completes no span held otherwise.
+ */
+export class ToolCallRequests {
+  /** By start time. */
+  private readonly asked: Asked[] = [];
+  private readonly byId = new Map<string, RequestedCall>();
+  private readonly failed = new Map<string, ErrorClass>();
+  /** The latest start of a span held. */
+  private latestStart = -Infinity;
+  /** Call ids that held tool spans left to complete name, or that their completions used. */
+  private readonly heldIds = new Set<string>();
 
-  const failed = new Map<string, ErrorClass>();
-  for (const s of spans)
-    for (const { id, errorClass } of s.facts.reportedFailures ?? []) failed.set(id, errorClass);
+  /**
+   * Takes in spans and returns them, completed: all at once, or, once some are held, spans that
+   * start after all of them and whose requests and failures leave every held one as it was (else
+   * null, and nothing changes).
+   */
+  add(spans: readonly StoredSpan[]): StoredSpan[] | null {
+    const asked: Asked[] = [];
+    for (const s of spans) {
+      for (const call of s.facts.requestedCalls ?? []) asked.push({ call, startMs: s.startMs });
+    }
+    asked.sort((a, b) => a.startMs - b.startMs);
+    const failures = spans.flatMap((s) => s.facts.reportedFailures ?? []);
+    const changesHeld =
+      asked.some((a) => a.startMs <= this.latestStart || this.heldsId(a.call.id)) ||
+      failures.some(({ id, errorClass }) => {
+        const before = this.failed.get(id);
+        return this.heldIds.has(id) || (before !== undefined && before !== errorClass);
+      });
+    if (changesHeld) return null;
+    for (const a of asked) {
+      this.asked.push(a);
+      if (a.call.id !== undefined) this.byId.set(a.call.id, a.call);
+    }
+    for (const { id, errorClass } of failures) this.failed.set(id, errorClass);
+    for (const s of spans) this.latestStart = Math.max(this.latestStart, s.startMs);
+    return spans.map((span) => this.complete(span));
+  }
 
-  return spans.map((span) => {
+  private heldsId(id: string | undefined): boolean {
+    return id !== undefined && this.heldIds.has(id);
+  }
+
+  private complete(span: StoredSpan): StoredSpan {
     const f = span.facts;
     if (f.role !== 'tool' || (f.action !== undefined && f.actionArgs !== undefined)) return span;
-    const call = findRequest(span, asked, byId);
+    for (const id of f.toolCallIds ?? []) this.heldIds.add(id);
+    if (this.asked.length === 0) return span;
+    const call = findRequest(span, this.asked, this.byId);
     if (!call) return span;
     const facts: SpanFacts = { ...f };
     if (call.id !== undefined) {
+      this.heldIds.add(call.id);
       facts.toolCallIds ??= [call.id];
-      facts.errorClass ??= failed.get(call.id);
+      facts.errorClass ??= this.failed.get(call.id);
       if (facts.errorClass === undefined) delete facts.errorClass;
     }
     facts.action ??= call.name;
@@ -43,7 +80,7 @@ export function completeToolCalls(spans: readonly StoredSpan[]): StoredSpan[] {
       facts.actionHash = canonicalActionHash(facts.action, facts.actionArgs);
     }
     return { ...span, facts };
-  });
+  }
 }
 
 function findRequest(

@@ -2,7 +2,8 @@
 import type { RunRow } from '../db/write/save-runs';
 import type { StepRow } from '../db/write/save-steps';
 import type { DerivedRun } from '../trajectory/derive-run';
-import type { AssembledRun } from './assemble-run';
+import type { StepFindings } from '../trajectory/step';
+import type { AssembledRun, AssembledStep } from './assemble-run';
 
 export function toRunRow(
   id: string,
@@ -66,38 +67,69 @@ export function toRunRow(
   };
 }
 
-export function toStepRows(runId: string, run: AssembledRun, derived: DerivedRun): StepRow[] {
-  return run.steps.map((step, k) => {
+/**
+ * A run's step rows and what they were made of: a step and its findings that come back as the
+ * same objects, at the same position, make the same row.
+ */
+export interface RowsMemo {
+  runId: string;
+  steps: readonly AssembledStep[];
+  findings: readonly (StepFindings | undefined)[];
+  rows: StepRow[];
+}
+
+export function toStepRows(
+  runId: string,
+  run: AssembledRun,
+  derived: DerivedRun,
+  previous?: RowsMemo,
+): RowsMemo {
+  const held = previous?.runId === runId ? previous : undefined;
+  const rows = run.steps.map((step, k) => {
     const found = derived.steps[k];
-    return {
-      runId: runId,
-      ordinal: k + 1,
-      index: step.index,
-      traceId: step.traceId,
-      spanId: step.spanId,
-      name: step.name,
-      startMs: step.startMs,
-      durationMs: step.durationMs,
-      action: step.action,
-      actionArgs: step.actionArgs,
-      actionHash: step.actionHash,
-      stateHash: step.stateHash,
-      result: step.result,
-      resultHash: step.resultHash,
-      progress: step.progress,
-      verdict: step.verdict,
-      verdictSource: step.verdictSource,
-      verdictFields: step.verdictFields,
-      errorClass: step.errorClass,
-      costUsd: step.costUsd,
-      inputTokens: step.inputTokens,
-      outputTokens: step.outputTokens,
-      contextTokens: step.contextTokens,
-      signals: found?.signals ?? [],
-      repeatOf: found?.repeatOf ?? null,
-      revisitOf: found?.revisitOf ?? null,
-      revisitCycle: found?.revisitCycle ?? null,
-      stallSince: found?.stallSince ?? null,
-    };
+    if (held && held.steps[k] === step && held.findings[k] === found) {
+      const row = held.rows[k];
+      if (row) return row;
+    }
+    return stepRow(runId, step, k, found);
   });
+  return { runId, steps: run.steps, findings: derived.steps, rows };
+}
+
+function stepRow(
+  runId: string,
+  step: AssembledStep,
+  k: number,
+  found: StepFindings | undefined,
+): StepRow {
+  return {
+    runId: runId,
+    ordinal: k + 1,
+    index: step.index,
+    traceId: step.traceId,
+    spanId: step.spanId,
+    name: step.name,
+    startMs: step.startMs,
+    durationMs: step.durationMs,
+    action: step.action,
+    actionArgs: step.actionArgs,
+    actionHash: step.actionHash,
+    stateHash: step.stateHash,
+    result: step.result,
+    resultHash: step.resultHash,
+    progress: step.progress,
+    verdict: step.verdict,
+    verdictSource: step.verdictSource,
+    verdictFields: step.verdictFields,
+    errorClass: step.errorClass,
+    costUsd: step.costUsd,
+    inputTokens: step.inputTokens,
+    outputTokens: step.outputTokens,
+    contextTokens: step.contextTokens,
+    signals: found?.signals ?? [],
+    repeatOf: found?.repeatOf ?? null,
+    revisitOf: found?.revisitOf ?? null,
+    revisitCycle: found?.revisitCycle ?? null,
+    stallSince: found?.stallSince ?? null,
+  };
 }

@@ -45,8 +45,14 @@ export function addSpend(a: Spend, b: Spend): Spend {
 }
 
 export class SpanTree {
-  readonly spans: readonly StoredSpan[];
+  private readonly sorted: StoredSpan[] = [];
   readonly topLevel: StoredSpan[] = [];
+  /** By trace, then span id (a later copy of an id wins): lookups by the ids as stored. */
+  private readonly byTrace = new Map<string, Map<string, StoredSpan>>();
+  /** Parent ids that top-level spans name and no span has, by trace. */
+  private readonly awaited = new Map<string, Set<string>>();
+  /** A cycle of parent ids left spans that no top-level span reaches. */
+  private cyclic = false;
   // Keyed by the span itself, not by its trace and span id: a run's thousands of spans are looked
   // up many times each, and a composed string key is built and hashed at every lookup.
   private readonly parent = new Map<StoredSpan, StoredSpan>();
@@ -59,20 +65,66 @@ export class SpanTree {
   readonly unpricedModels = new Set<string>();
   private readonly subtreeUnpriced = new Map<StoredSpan, Set<string>>();
 
-  constructor(spans: readonly StoredSpan[], prices: PriceTable) {
-    this.spans = [...spans].sort(byStart);
-    // By trace, then span id (a later copy of an id wins): lookups by the ids as stored.
-    const byTrace = new Map<string, Map<string, StoredSpan>>();
-    for (const span of this.spans) {
-      let ofTrace = byTrace.get(span.traceId);
-      if (!ofTrace) byTrace.set(span.traceId, (ofTrace = new Map()));
+  constructor(
+    spans: readonly StoredSpan[],
+    private readonly prices: PriceTable,
+  ) {
+    this.add([...spans].sort(byStart));
+  }
+
+  /** In start order (then span id). */
+  get spans(): readonly StoredSpan[] {
+    return this.sorted;
+  }
+
+  /**
+   * Adds spans as though the tree had been built with them, where that leaves every span held as
+   * it was: each new span starts after the last one held, none has the id of a held span or of a
+   * held span's missing parent, none is the child of a held span, no cycle of parent ids is held,
+   * and the prices are the same. Then it returns the spans added and the top-level ones among
+   * them, both in start order; otherwise null, and the tree is unchanged.
+   */
+  extend(
+    spans: readonly StoredSpan[],
+    prices: PriceTable,
+  ): { added: StoredSpan[]; topLevel: StoredSpan[] } | null {
+    if (prices !== this.prices || this.cyclic) return null;
+    const added = [...spans].sort(byStart);
+    const last = this.sorted[this.sorted.length - 1];
+    const first = added[0];
+    if (last && first && byStart(last, first) >= 0) return null;
+    for (const span of added) {
+      const ofTrace = this.byTrace.get(span.traceId);
+      if (ofTrace?.has(span.spanId) || this.awaited.get(span.traceId)?.has(span.spanId)) {
+        return null;
+      }
+      if (span.parentSpanId !== null && ofTrace?.has(span.parentSpanId)) return null;
+    }
+    return { added, topLevel: this.add(added) };
+  }
+
+  /** Links spans in start order whose parents are among them or absent; returns the top-level ones. */
+  private add(batch: readonly StoredSpan[]): StoredSpan[] {
+    for (const span of batch) {
+      let ofTrace = this.byTrace.get(span.traceId);
+      if (!ofTrace) this.byTrace.set(span.traceId, (ofTrace = new Map()));
       ofTrace.set(span.spanId, span);
     }
-    for (const span of this.spans) {
+    const top: StoredSpan[] = [];
+    for (const span of batch) {
+      this.sorted.push(span);
       const parent =
-        span.parentSpanId === null ? undefined : byTrace.get(span.traceId)?.get(span.parentSpanId);
+        span.parentSpanId === null
+          ? undefined
+          : this.byTrace.get(span.traceId)?.get(span.parentSpanId);
       if (!parent) {
         this.topLevel.push(span);
+        top.push(span);
+        if (span.parentSpanId !== null) {
+          let awaited = this.awaited.get(span.traceId);
+          if (!awaited) this.awaited.set(span.traceId, (awaited = new Set()));
+          awaited.add(span.parentSpanId);
+        }
         continue;
       }
       this.parent.set(span, parent);
@@ -80,10 +132,11 @@ export class SpanTree {
       if (siblings) siblings.push(span);
       else this.childrenOf.set(parent, [span]);
     }
-    this.rollUpSpend(prices);
-    for (const span of this.topLevel) {
+    this.rollUpSpend(top, batch);
+    for (const span of top) {
       for (const model of this.subtreeUnpriced.get(span) ?? []) this.unpricedModels.add(model);
     }
+    return top;
   }
 
   parentOf(span: StoredSpan): StoredSpan | undefined {
@@ -127,14 +180,17 @@ export class SpanTree {
   }
 
   /**
-   * The spans that have an ancestor in `set`, in one walk down from the top-level spans (linear
-   * however deep the tree is). Spans whose parent ids form a cycle are unreachable from the top
+   * The spans that have an ancestor in `set`, in one walk down from the top-level spans, or from
+   * `from`, some of them (linear however deep the tree is). Spans whose parent ids form a cycle are unreachable from the top
    * and count as inside nothing.
    */
-  insideAny(set: ReadonlySet<StoredSpan>): Set<StoredSpan> {
+  insideAny(
+    set: ReadonlySet<StoredSpan>,
+    from: readonly StoredSpan[] = this.topLevel,
+  ): Set<StoredSpan> {
     const inside = new Set<StoredSpan>();
     // Spans to visit, and beside each whether a span of `set` is above it.
-    const stack = [...this.topLevel];
+    const stack = [...from];
     const above = stack.map(() => false);
     while (stack.length > 0) {
       const span = stack.pop() as StoredSpan;
@@ -154,7 +210,7 @@ export class SpanTree {
    * put run totals on the root as well as on each LLM call). An explicit `loop.cost_usd` is the
    * cost of its whole subtree.
    */
-  private rollUpSpend(prices: PriceTable): void {
+  private rollUpSpend(top: readonly StoredSpan[], batch: readonly StoredSpan[]): void {
     const visited = new Set<StoredSpan>();
     // Each subtree walked down once into a list, then summed up from its end: a span comes after
     // its parent in the list, so its children are summed before it. No recursion, so a deep chain
@@ -175,14 +231,18 @@ export class SpanTree {
       }
       for (let k = order.length - 1; k >= 0; k--) {
         const span = order[k] as StoredSpan;
-        this.spend.set(span, this.ownSubtreeSpend(span, prices));
+        this.spend.set(span, this.ownSubtreeSpend(span));
       }
     };
-    for (const root of this.topLevel) walk(root);
-    for (const span of this.spans) walk(span);
+    for (const root of top) walk(root);
+    for (const span of batch) {
+      if (visited.has(span)) continue;
+      this.cyclic = true;
+      walk(span);
+    }
   }
 
-  private ownSubtreeSpend(span: StoredSpan, prices: PriceTable): Spend {
+  private ownSubtreeSpend(span: StoredSpan): Spend {
     const children = this.children(span);
     const kidsHaveSpend = children.some((child) => {
       const s = this.spend.get(child);
@@ -199,7 +259,7 @@ export class SpanTree {
           (unpriced ??= new Set()).add(model);
       }
     } else {
-      const own = this.ownSpend(span, prices);
+      const own = this.ownSpend(span);
       total = own.spend;
       if (own.unpricedModel !== null) unpriced = new Set([own.unpricedModel]);
     }
@@ -213,10 +273,7 @@ export class SpanTree {
     return total;
   }
 
-  private ownSpend(
-    span: StoredSpan,
-    prices: PriceTable,
-  ): { spend: Spend; unpricedModel: string | null } {
+  private ownSpend(span: StoredSpan): { spend: Spend; unpricedModel: string | null } {
     const f = span.facts;
     const tokens = {
       inputTokens: f.inputTokens ?? 0,
@@ -226,7 +283,7 @@ export class SpanTree {
     if (tokens.inputTokens + tokens.outputTokens === 0)
       return { spend: { ...NO_SPEND }, unpricedModel: null };
     const model = f.model ?? null;
-    const priced = model === null ? null : prices.cost(model, tokens);
+    const priced = model === null ? null : this.prices.cost(model, tokens);
     const costUsd = f.costUsd ?? priced ?? 0;
     if (model !== null) this.costByModel.set(model, (this.costByModel.get(model) ?? 0) + costUsd);
     const unpricedModel =

@@ -5,11 +5,12 @@ import type { ExitReasonSource } from './exit-reason';
 import { isSuccessClaim } from './exit-categories';
 import type { BudgetKind, ExitCategory, VerificationState } from './exit-categories';
 import {
-  detectRepeats,
-  detectRevisits,
-  detectStalls,
-  detectToolCircuits,
-  observedStates,
+  observedState,
+  RepeatScan,
+  RevisitScan,
+  StallScan,
+  ToolCircuitScan,
+  usesStateHashes,
 } from './signals';
 import type { ProgressDirection, Signal, StepFindings, StepInput } from './step';
 import { deriveVerification } from './verification';
@@ -67,43 +68,70 @@ export interface DerivedRun {
   steps: StepFindings[];
 }
 
+/**
+ * The step findings of a derivation and the scans that made them, to go on from when the same
+ * steps come back with more after them (a long run streaming). Its arrays grow: results are copies.
+ */
+export interface DerivationMemo {
+  steps: StepInput[];
+  findings: StepFindings[];
+  /** What the scans were made with: a run that changes any of it is derived whole. */
+  key: string;
+  scans: Scans;
+}
+
+interface Scans {
+  stateHashes: boolean;
+  repeats: RepeatScan;
+  revisits: RevisitScan;
+  stalls: StallScan;
+  circuits: ToolCircuitScan;
+  polling: ReadonlySet<string>;
+}
+
 export function deriveRun(
   run: RunInput,
   steps: readonly StepInput[],
   given: Partial<DeriveOptions> = DEFAULT_DERIVE_OPTIONS,
-): DerivedRun {
+  previous?: DerivationMemo,
+): DerivedRun & { memo: DerivationMemo } {
   const options: DeriveOptions = { ...DEFAULT_DERIVE_OPTIONS, ...given };
-  const states = observedStates(steps);
-  const polling = new Set(options.pollingTools);
-  const polls = steps.map(
-    (s) => s.polling === true || (s.action !== null && polling.has(s.action)),
-  );
-  const repeats = detectRepeats(steps, states, polls);
-  const revisits = detectRevisits(states);
-  const stalls = detectStalls(steps, {
-    window: options.stallWindow,
-    direction: run.progressDirection,
-  });
-  const circuits = detectToolCircuits(steps, { threshold: options.toolCircuitThreshold });
-
-  const numberAt = (position: number): number => steps[position]?.index ?? position + 1;
-  const findings: StepFindings[] = steps.map((step, k) => {
-    const signals: Signal[] = [];
-    const repeatOf = repeats[k] ?? null;
-    const revisitOf = revisits[k] ?? null;
-    const stallSince = stalls[k] ?? null;
-    if (repeatOf !== null) signals.push('repeat');
-    if (revisitOf !== null) signals.push('revisit');
-    if (stallSince !== null) signals.push('stall');
-    if (circuits[k]) signals.push('tool_circuit');
-    return {
-      signals,
-      repeatOf: repeatOf === null ? null : numberAt(repeatOf),
-      revisitOf: revisitOf === null ? null : numberAt(revisitOf),
-      revisitCycle: revisitOf === null ? null : step.index - numberAt(revisitOf),
-      stallSince: stallSince === null ? null : numberAt(stallSince),
-    };
-  });
+  const stateHashes = usesStateHashes(steps);
+  // With no known state at all, repeats are three same actions in a row.
+  const withStates = steps.some((s) => observedState(s, stateHashes) !== null);
+  const key = JSON.stringify([
+    stateHashes,
+    withStates,
+    options.stallWindow,
+    options.toolCircuitThreshold,
+    options.pollingTools,
+    run.progressDirection,
+  ]);
+  const memo =
+    previous && previous.key === key && isPrefix(previous.steps, steps)
+      ? previous
+      : {
+          steps: [],
+          findings: [],
+          key,
+          scans: {
+            stateHashes,
+            repeats: new RepeatScan(withStates),
+            revisits: new RevisitScan(),
+            stalls: new StallScan({
+              window: options.stallWindow,
+              direction: run.progressDirection,
+            }),
+            circuits: new ToolCircuitScan({ threshold: options.toolCircuitThreshold }),
+            polling: new Set(options.pollingTools),
+          },
+        };
+  for (let k = memo.steps.length; k < steps.length; k++) {
+    const step = steps[k] as StepInput;
+    memo.steps.push(step);
+    memo.findings.push(findingsOf(memo.scans, steps, k));
+  }
+  const findings = memo.findings.slice();
 
   const { category, kind } = classifyExitReason({
     raw: run.exitReason?.raw ?? null,
@@ -139,7 +167,39 @@ export function deriveRun(
     wastedUsd,
     firstLoopSignalAt,
     steps: findings,
+    memo,
   };
+}
+
+/** The scans' findings for step `k`, the steps before it pushed already. */
+function findingsOf(scans: Scans, steps: readonly StepInput[], k: number): StepFindings {
+  const step = steps[k] as StepInput;
+  const state = observedState(step, scans.stateHashes);
+  const poll = step.polling === true || (step.action !== null && scans.polling.has(step.action));
+  const repeatOf = scans.repeats.push(steps, k, state, poll);
+  const revisitOf = scans.revisits.push(k, state);
+  const stallSince = scans.stalls.push(k, step.progress);
+  const circuit = scans.circuits.push(step);
+  const numberAt = (position: number): number => steps[position]?.index ?? position + 1;
+  const signals: Signal[] = [];
+  if (repeatOf !== null) signals.push('repeat');
+  if (revisitOf !== null) signals.push('revisit');
+  if (stallSince !== null) signals.push('stall');
+  if (circuit) signals.push('tool_circuit');
+  return {
+    signals,
+    repeatOf: repeatOf === null ? null : numberAt(repeatOf),
+    revisitOf: revisitOf === null ? null : numberAt(revisitOf),
+    revisitCycle: revisitOf === null ? null : step.index - numberAt(revisitOf),
+    stallSince: stallSince === null ? null : numberAt(stallSince),
+  };
+}
+
+/** The memo's steps are the first of `steps`, as the same objects. */
+function isPrefix(held: readonly StepInput[], steps: readonly StepInput[]): boolean {
+  if (held.length > steps.length) return false;
+  for (let k = 0; k < held.length; k++) if (held[k] !== steps[k]) return false;
+  return true;
 }
 
 function firstFlags(steps: readonly StepInput[], findings: readonly StepFindings[]): RunFlags {

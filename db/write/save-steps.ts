@@ -52,15 +52,17 @@ export async function replaceSteps(
     );
   } else {
     const stored = await storedFingerprints(tx, projectId, runIds);
-    const kept = new Set<string>();
     insert = written.filter((w) => {
-      const at = stepKey(w.row.runId, w.row.ordinal);
-      if (stored.get(at)?.fingerprint !== w.fingerprint) return true;
-      kept.add(at);
+      const at = stored.get(w.row.runId)?.get(w.row.ordinal);
+      if (at?.fingerprint !== w.fingerprint) return true;
+      at.kept = true;
       return false;
     });
     // Every stored step not kept as it is: changed, or gone (the run got shorter, lost spans).
-    const gone = [...stored].filter(([at]) => !kept.has(at)).map(([, step]) => step);
+    const gone: StoredStep[] = [];
+    for (const ofRun of stored.values()) {
+      for (const step of ofRun.values()) if (!step.kept) gone.push(step);
+    }
     await deleteSteps(tx, projectId, gone);
   }
   // One serialisation of each row serves its digest and the insert's parameter.
@@ -77,15 +79,16 @@ interface StoredStep {
   ordinal: number;
   /** Null for a row from before digests, or a position stored twice: never kept as it is. */
   fingerprint: string | null;
+  /** Derivation gave the same row: it stays. */
+  kept: boolean;
 }
 
-const stepKey = (runId: string, ordinal: number) => `${runId}\u0000${ordinal}`;
-
+/** By run, then ordinal. */
 async function storedFingerprints(
   tx: Executor,
   projectId: string,
   runIds: readonly string[],
-): Promise<Map<string, StoredStep>> {
+): Promise<Map<string, Map<number, StoredStep>>> {
   // One row a run, its steps as `ordinal:fingerprint` joined: a long run's thousands of rows
   // read as one value (digests are base64url, so neither separator occurs in them).
   const rows = await queryRows(
@@ -96,17 +99,19 @@ async function storedFingerprints(
       group by run_id`,
     z.object({ run_id: column.text, steps: column.text }),
   );
-  const stored = new Map<string, StoredStep>();
+  const stored = new Map<string, Map<number, StoredStep>>();
   for (const row of rows) {
+    const ofRun = new Map<number, StoredStep>();
+    stored.set(row.run_id, ofRun);
     for (const entry of row.steps.split(',')) {
       const colon = entry.indexOf(':');
       const ordinal = Number(entry.slice(0, colon));
-      const at = stepKey(row.run_id, ordinal);
-      const twice = stored.has(at);
-      stored.set(at, {
+      const twice = ofRun.has(ordinal);
+      ofRun.set(ordinal, {
         runId: row.run_id,
         ordinal,
         fingerprint: twice || colon === entry.length - 1 ? null : entry.slice(colon + 1),
+        kept: false,
       });
     }
   }

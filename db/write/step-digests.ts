@@ -37,7 +37,10 @@ export class StepDigestMemo {
     }
     const digested = rows.map((row) => {
       const seen = before?.get(row.ordinal);
-      if (seen && sameRow(seen.row, row)) return { row, fingerprint: seen.fingerprint, json: null };
+      // The same row object again (derive/run-rows.ts keeps unchanged ones) is the same row.
+      if (seen && (seen.row === row || sameRow(seen.row, row))) {
+        return seen.row === row ? seen : { row, fingerprint: seen.fingerprint, json: null };
+      }
       const json = JSON.stringify(row);
       return { row, fingerprint: fingerprintOf(json), json };
     });
@@ -47,8 +50,15 @@ export class StepDigestMemo {
         this.runs.delete(oldest);
         this.held -= of.size;
       }
-      this.runs.set(key, new Map(digested.map((d) => [d.row.ordinal, d])));
-      this.held += rows.length;
+      // Updated in place where it can be: a long run's rows are mostly the ones held.
+      const held = before ?? new Map<number, DigestedStep>();
+      for (const d of digested) {
+        if (held.get(d.row.ordinal) !== d) held.set(d.row.ordinal, { ...d, json: null });
+      }
+      const remembered =
+        held.size === rows.length ? held : new Map(digested.map((d) => [d.row.ordinal, d]));
+      this.runs.set(key, remembered);
+      this.held += remembered.size;
     }
     return digested;
   }
