@@ -89,8 +89,7 @@ describe.each(TEST_DATABASE_KINDS)('loading a long run through the span cache on
 
   it('holds no short run, and evicts the least recently used run past its capacity', () => {
     const cache = new RunSpanCache(2500);
-    const spans = (n: number) =>
-      new Map(Array.from({ length: n }, (_, k) => [String(k), {} as never]));
+    const spans = (n: number) => ({ groups: new Map(), size: n, latest: [], ids: new Map() });
     cache.keep('p', 'short', spans(MIN_CACHED_SPANS - 1));
     expect(cache.spans).toBe(0);
     cache.keep('p', 'a', spans(1200));

@@ -5,7 +5,7 @@ import type { SpanFacts } from '../../trajectory/span-facts';
 import type { Executor } from '../sql';
 import { asPgArray, column, queryRows } from '../sql';
 import { rowKey } from './run-span-cache';
-import type { HeldSpan, RunSpanCache } from './run-span-cache';
+import type { HeldRun, HeldSpan, RunSpanCache, SpanGroups } from './run-span-cache';
 
 // Facts are written by ingest alone (ingest/span-facts.ts), so they are taken as stored.
 const runSpanRow = z.object({
@@ -62,42 +62,64 @@ export async function loadRunSpans(
 ): Promise<Map<string, RunSpanRow[]>> {
   const byRun = new Map<string, RunSpanRow[]>(runIds.map((id) => [id, []]));
   if (runIds.length === 0) return byRun;
-  const held = new Map<string, Map<string, HeldSpan>>();
+  const held = new Map<string, HeldRun>();
   for (const runId of runIds) {
-    const spans = cache?.take(projectId, runId);
-    if (spans) held.set(runId, spans);
+    const run = cache?.take(projectId, runId);
+    if (run) held.set(runId, run);
   }
+  const loaded = new Map<string, HeldRun>();
   const whole = runIds.filter((id) => !held.has(id));
-  const loaded = new Map<string, Map<string, HeldSpan>>(runIds.map((id) => [id, new Map()]));
   if (whole.length > 0) {
+    const read = new Map<string, HeldSpan[]>(whole.map((id) => [id, []]));
     const where = sql`t.run_id = any(${asPgArray(whole)}::text[])`;
-    for (const row of await readRows(tx, projectId, where)) hold(loaded, row);
+    for (const row of await readRows(tx, projectId, where))
+      read.get(row.runId)?.push(heldSpan(row));
+    for (const [runId, spans] of read) loaded.set(runId, runOf(spans));
   }
   if (held.size > 0) await refresh(tx, projectId, held, loaded);
-  for (const [runId, spans] of loaded) {
-    cache?.keep(projectId, runId, spans);
-    byRun.set(runId, latestCopies([...spans.values()]));
+  for (const [runId, run] of loaded) {
+    cache?.keep(projectId, runId, run);
+    byRun.set(runId, run.latest.slice());
   }
   return byRun;
 }
 
-/** Each stored span once: of a span id stored with two start times, the copy received last. */
-function latestCopies(spans: readonly HeldSpan[]): RunSpanRow[] {
-  // By trace, then span id: the ids as read, no key built per span.
-  const latest = new Map<string, Map<string, HeldSpan>>();
+/** A run's rows in groups, and each span once: of a span id stored with two start times, the copy received last. */
+function runOf(spans: readonly HeldSpan[]): HeldRun {
+  const run: HeldRun = { groups: new Map(), size: 0, latest: [], ids: new Map() };
+  addSpans(run, spans);
+  return run;
+}
+
+/** Adds rows to the run's groups and its spans. */
+function addSpans(run: HeldRun, spans: readonly HeldSpan[]): void {
   let twice = false;
   for (const span of spans) {
-    let ofTrace = latest.get(span.row.traceId);
-    if (!ofTrace) latest.set(span.row.traceId, (ofTrace = new Map()));
-    const seen = ofTrace.get(span.row.spanId);
+    const { traceId, spanId } = span.row;
+    let ofTrace = run.groups.get(traceId);
+    if (!ofTrace) run.groups.set(traceId, (ofTrace = new Map()));
+    const group = ofTrace.get(span.version);
+    if (group) group.push(span);
+    else ofTrace.set(span.version, [span]);
+    run.size++;
+    let ids = run.ids.get(traceId);
+    if (!ids) run.ids.set(traceId, (ids = new Map()));
+    const seen = ids.get(spanId);
     if (seen) twice = true;
-    if (!seen || span.receivedMs > seen.receivedMs) ofTrace.set(span.row.spanId, span);
+    if (!seen || span.receivedMs > seen.receivedMs) ids.set(spanId, span);
+    if (!seen) run.latest.push(span.row);
   }
-  const rows: RunSpanRow[] = [];
-  if (!twice) for (const span of spans) rows.push(span.row);
-  else
-    for (const ofTrace of latest.values()) for (const span of ofTrace.values()) rows.push(span.row);
-  return rows;
+  // A copy replaced the one listed: the list is made again from the copies kept.
+  if (twice) {
+    run.latest = [];
+    for (const ofTrace of run.ids.values())
+      for (const span of ofTrace.values()) run.latest.push(span.row);
+  }
+}
+
+function heldSpan(read: z.output<typeof runSpanRow>): HeldSpan {
+  const { receivedMs, version, ...row } = read;
+  return { version, receivedMs, row };
 }
 
 /**
@@ -106,27 +128,14 @@ function latestCopies(spans: readonly HeldSpan[]): RunSpanRow[] {
  * rows of a trace can only get fewer (a row written again takes the new transaction's version;
  * a trace mapped to another run moves all of its rows), so a group of the count held is the very
  * rows held. The list is a row per write, not per span: a long run's batches, not its spans.
+ * Where every group held is still there as it was, the new groups only add to the run's spans.
  */
 async function refresh(
   tx: Executor,
   projectId: string,
-  held: ReadonlyMap<string, Map<string, HeldSpan>>,
-  loaded: Map<string, Map<string, HeldSpan>>,
+  held: ReadonlyMap<string, HeldRun>,
+  loaded: Map<string, HeldRun>,
 ): Promise<void> {
-  // Run, then trace, then version: the held rows in the groups the count is by.
-  const heldGroups = new Map<string, Map<string, Map<string, [string, HeldSpan][]>>>();
-  for (const [runId, spans] of held) {
-    const ofRun = new Map<string, Map<string, [string, HeldSpan][]>>();
-    heldGroups.set(runId, ofRun);
-    for (const entry of spans) {
-      const { row, version } = entry[1];
-      let ofTrace = ofRun.get(row.traceId);
-      if (!ofTrace) ofRun.set(row.traceId, (ofTrace = new Map()));
-      const group = ofTrace.get(version);
-      if (group) group.push(entry);
-      else ofTrace.set(version, [entry]);
-    }
-  }
   const groups = await queryRows(
     tx,
     sql`select t.run_id as "runId", s.trace_id as "traceId", ${VERSION} as version,
@@ -135,13 +144,20 @@ async function refresh(
         group by t.run_id, s.trace_id, s.xmin, s.received_at`,
     versionGroup,
   );
+  // Per run: the groups held as they are, and how many; the rest to read.
+  const kept = new Map<string, { groups: SpanGroups; count: number }>(
+    [...held.keys()].map((id) => [id, { groups: new Map(), count: 0 }]),
+  );
   const unheld = { traces: [] as string[], versions: [] as string[] };
   const changed = { traces: [] as string[], versions: [] as string[] };
   for (const g of groups) {
-    const same = heldGroups.get(g.runId)?.get(g.traceId)?.get(g.version);
+    const same = held.get(g.runId)?.groups.get(g.traceId)?.get(g.version);
     if (same && same.length === g.rows) {
-      const into = loaded.get(g.runId)!;
-      for (const [key, span] of same) into.set(key, span);
+      const into = kept.get(g.runId)!;
+      let ofTrace = into.groups.get(g.traceId);
+      if (!ofTrace) into.groups.set(g.traceId, (ofTrace = new Map()));
+      ofTrace.set(g.version, same);
+      into.count++;
       continue;
     }
     const into = same ? changed : unheld;
@@ -152,6 +168,8 @@ async function refresh(
   const inGroups = (of: typeof unheld) => sql`t.run_id = any(${runs}::text[])
     and (s.trace_id, ${VERSION}) in (select * from unnest(${asPgArray(of.traces)}::text[],
       ${asPgArray(of.versions)}::text[]))`;
+  // Rows not in a group kept as it is, by run: held ones at their version, and ones read.
+  const added = new Map<string, HeldSpan[]>([...held.keys()].map((id) => [id, []]));
   // A group of another count than held (a row of it written again, a trace mapped to the run
   // besides): its rows listed, and read only where not held.
   const missing = { traces: [] as string[], spans: [] as string[], starts: [] as string[] };
@@ -163,11 +181,20 @@ async function refresh(
           ${runSpans(projectId)} and ${inGroups(changed)}`,
       versionRow,
     );
+    const heldRows = new Map<string, HeldSpan>();
     for (const v of versions) {
-      const key = rowKey(v.traceId, v.spanId, v.startMs);
-      const span = held.get(v.runId)?.get(key);
-      if (span && span.version === v.version) {
-        loaded.get(v.runId)!.set(key, span);
+      const group = held.get(v.runId)?.groups.get(v.traceId)?.get(v.version) ?? [];
+      for (const span of group) {
+        heldRows.set(
+          `${v.runId}\u0000${rowKey(span.row.traceId, span.row.spanId, span.row.startMs)}`,
+          span,
+        );
+      }
+    }
+    for (const v of versions) {
+      const span = heldRows.get(`${v.runId}\u0000${rowKey(v.traceId, v.spanId, v.startMs)}`);
+      if (span) {
+        added.get(v.runId)!.push(span);
         continue;
       }
       missing.traces.push(v.traceId);
@@ -175,16 +202,37 @@ async function refresh(
       missing.starts.push(String(v.startMs));
     }
   }
+  const read = (row: z.output<typeof runSpanRow>) => added.get(row.runId)?.push(heldSpan(row));
   if (unheld.traces.length > 0) {
-    for (const row of await readRows(tx, projectId, inGroups(unheld))) hold(loaded, row);
+    for (const row of await readRows(tx, projectId, inGroups(unheld))) read(row);
   }
   if (missing.traces.length > 0) {
     const where = sql`t.run_id = any(${runs}::text[])
       and (s.trace_id, s.span_id, s.start_ms) in (
         select * from unnest(${asPgArray(missing.traces)}::text[],
           ${asPgArray(missing.spans)}::text[], ${asPgArray(missing.starts)}::float8[]))`;
-    for (const row of await readRows(tx, projectId, where)) hold(loaded, row);
+    for (const row of await readRows(tx, projectId, where)) read(row);
   }
+  for (const [runId, run] of held) {
+    const { groups: same, count } = kept.get(runId)!;
+    const spans = added.get(runId)!;
+    if (count === groupCount(run.groups)) {
+      // Every group held is there as it was: the rest only adds to them.
+      addSpans(run, spans);
+      loaded.set(runId, run);
+      continue;
+    }
+    const all: HeldSpan[] = [];
+    for (const ofTrace of same.values()) for (const group of ofTrace.values()) all.push(...group);
+    all.push(...spans);
+    loaded.set(runId, runOf(all));
+  }
+}
+
+function groupCount(groups: SpanGroups): number {
+  let count = 0;
+  for (const ofTrace of groups.values()) count += ofTrace.size;
+  return count;
 }
 
 function readRows(tx: Executor, projectId: string, where: SQL) {
@@ -198,13 +246,4 @@ function readRows(tx: Executor, projectId: string, where: SQL) {
         ${runSpans(projectId)} and ${where}`,
     runSpanRow,
   );
-}
-
-function hold(loaded: Map<string, Map<string, HeldSpan>>, read: z.output<typeof runSpanRow>): void {
-  const { receivedMs, version, ...row } = read;
-  loaded.get(row.runId)?.set(rowKey(row.traceId, row.spanId, row.startMs), {
-    version,
-    receivedMs,
-    row,
-  });
 }

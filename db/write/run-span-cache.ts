@@ -1,7 +1,8 @@
 // The spans of long runs as this process last loaded them, so deriving such a run again reads only
 // what changed: a count of its span rows by trace and version (xmin and received_at: the write
 // that stored them), then whole rows for the versions not held. The database stays the truth: a
-// version held is a row as it was written, whoever wrote what since. Bounded by spans, least recently used out first.
+// version held is a row as it was written, whoever wrote what since. Bounded by spans, least
+// recently used out first.
 import type { RunSpanRow } from './load-run-spans';
 
 /** A span row as loaded, with what identifies this version of it. */
@@ -11,6 +12,18 @@ export interface HeldSpan {
   row: RunSpanRow;
 }
 
+/** A run's rows as the database counts them: by trace, then version (one write of the trace). */
+export type SpanGroups = Map<string, Map<string, HeldSpan[]>>;
+
+/** A run's rows as loaded: in groups, and each span once (of one sent twice, the later copy). */
+export interface HeldRun {
+  groups: SpanGroups;
+  size: number;
+  latest: RunSpanRow[];
+  /** The copy in `latest` of each span, by trace and span id. */
+  ids: Map<string, Map<string, HeldSpan>>;
+}
+
 /** Runs with fewer spans are loaded whole: their read is cheap, and they would crowd the cache. */
 export const MIN_CACHED_SPANS = 1000;
 /** Spans held at most, across runs (a span with its facts is about a kilobyte). */
@@ -18,24 +31,24 @@ export const CACHED_SPANS = 60_000;
 
 export class RunSpanCache {
   // Insertion order is recency: a run read is moved to the end.
-  private readonly runs = new Map<string, Map<string, HeldSpan>>();
+  private readonly runs = new Map<string, HeldRun>();
   private held = 0;
 
   constructor(private readonly capacity = CACHED_SPANS) {}
 
-  /** The spans held for a run (keyed by `rowKey`), marking it recently used. */
-  take(projectId: string, runId: string): Map<string, HeldSpan> | undefined {
+  /** The spans held for a run, which are no longer held: loading changes them. */
+  take(projectId: string, runId: string): HeldRun | undefined {
     const key = runKey(projectId, runId);
-    const spans = this.runs.get(key);
-    if (!spans) return undefined;
+    const run = this.runs.get(key);
+    if (!run) return undefined;
     this.runs.delete(key);
-    this.held -= spans.size;
-    return spans;
+    this.held -= run.size;
+    return run;
   }
 
   /** Holds a run's spans as just loaded, when the run is long enough and they fit. */
-  keep(projectId: string, runId: string, spans: Map<string, HeldSpan>): void {
-    if (spans.size < MIN_CACHED_SPANS || spans.size > this.capacity) return;
+  keep(projectId: string, runId: string, run: HeldRun): void {
+    if (run.size < MIN_CACHED_SPANS || run.size > this.capacity) return;
     const key = runKey(projectId, runId);
     const before = this.runs.get(key);
     if (before) {
@@ -43,12 +56,12 @@ export class RunSpanCache {
       this.held -= before.size;
     }
     for (const [oldest, of] of this.runs) {
-      if (this.held + spans.size <= this.capacity) break;
+      if (this.held + run.size <= this.capacity) break;
       this.runs.delete(oldest);
       this.held -= of.size;
     }
-    this.runs.set(key, spans);
-    this.held += spans.size;
+    this.runs.set(key, run);
+    this.held += run.size;
   }
 
   get spans(): number {
