@@ -91,12 +91,19 @@ async function storedFingerprints(
 ): Promise<Map<string, Map<number, StoredStep>>> {
   // One row a run, its steps as `ordinal:fingerprint` joined: a long run's thousands of rows
   // read as one value (digests are base64url, so neither separator occurs in them).
+  const joined = sql`string_agg(ordinal::text || ':' || coalesce(fingerprint, ''), ',') as steps`;
+  // One run (a long run derived alone, for a read or the guard) needs no grouping, which the
+  // planner may sort its thousands of rows for.
+  const [only] = runIds;
   const rows = await queryRows(
     tx,
-    sql`select run_id, string_agg(ordinal::text || ':' || coalesce(fingerprint, ''), ',') as steps
-      from steps
-      where project_id = ${projectId}::uuid and run_id = any(${asPgArray(runIds)}::text[])
-      group by run_id`,
+    runIds.length === 1 && only !== undefined
+      ? sql`select run_id, steps from (select ${only}::text as run_id, ${joined}
+          from steps where project_id = ${projectId}::uuid and run_id = ${only}) s
+          where steps is not null`
+      : sql`select run_id, ${joined} from steps
+          where project_id = ${projectId}::uuid and run_id = any(${asPgArray(runIds)}::text[])
+          group by run_id`,
     z.object({ run_id: column.text, steps: column.text }),
   );
   const stored = new Map<string, Map<number, StoredStep>>();
