@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureSpans } from '@/conformance/read-capture';
+import { mulberry32 } from '@/lib/mulberry32';
 import { extractSpanFacts } from '@/ingest/span-facts';
 import { TEST_PRICE_TABLE } from '@/ingest/test-spans';
 import { validateSpans } from '@/ingest/validate';
@@ -124,7 +125,7 @@ describe('a derivation that goes on from the last one', () => {
   });
 
   it('goes on from the last one while steps only add to the run (the kit, streaming)', () => {
-    const random = rng(11);
+    const random = mulberry32(11);
     const batches: StoredSpan[][] = [];
     let t = 0;
     for (let step = 1; step <= 300; step++) {
@@ -157,7 +158,7 @@ describe('a derivation that goes on from the last one', () => {
     let extended = 0;
     let derivations = 0;
     for (let seed = 1; seed <= 300; seed++) {
-      const random = rng(1000 + seed);
+      const random = mulberry32(1000 + seed);
       const { batches, options } = stepStream(random);
       extended += checkStream(batches, options).extended;
       derivations += batches.length;
@@ -215,7 +216,7 @@ describe('a derivation that goes on from the last one', () => {
 
   it('gives the whole derivation on random streams of any shape', () => {
     for (let seed = 1; seed <= 150; seed++) {
-      const random = rng(seed);
+      const random = mulberry32(seed);
       const spans = randomSpans(random, 10 + Math.floor(random() * 50));
       const ordered = random() < 0.6;
       const stream = ordered ? [...spans].sort((a, b) => a.startMs - b.startMs) : spans;
@@ -402,15 +403,3 @@ function stored(
 }
 
 const id = (n: number) => n.toString(16).padStart(16, '0');
-
-/** mulberry32: the same streams at every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

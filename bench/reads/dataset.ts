@@ -5,6 +5,7 @@
 // agree, and a run's totals (steps, cost, tokens, wasted spend) are the sums of its steps.
 import type { ExitCategory } from '../../trajectory/exit-categories';
 import { runSearchText } from '../../derive/search-text';
+import { mulberry32 } from '../../lib/mulberry32';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -62,17 +63,8 @@ const PRICES: Record<string, [number, number]> = {
 
 const ACTIONS = ['read_file', 'edit_file', 'run_tests', 'search', 'list_dir', 'http_get', 'sql'];
 
-/** mulberry32: small, fast and good enough to shape synthetic data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** Seeded noise to shape synthetic data. */
+export const prng = mulberry32;
 
 function hex(rand: () => number, chars: number): string {
   let out = '';

@@ -20,6 +20,7 @@ import { bucketFor, categoriesOverTime } from './categories-over-time';
 import { exitReasonGroups } from './exit-reason-groups';
 import { runFacets } from './run-facets';
 import { windowTotals } from './window-totals';
+import { mulberry32 } from '../../lib/mulberry32';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -36,15 +37,7 @@ const CATEGORIES: ExitCategory[] = [
 ];
 const COSTS = [0, 0.1, 0.2, 0.0125, 1 / 3, 8.000000000000002, 1234.5678, 0.07];
 
-function rand(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const rand = mulberry32;
 
 /** 400 runs over four days; a quarter start exactly on an hour, some exactly at midnight. */
 function runs(): RunRow[] {

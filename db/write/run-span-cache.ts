@@ -3,6 +3,7 @@
 // that stored them), then whole rows for the versions not held. The database stays the truth: a
 // version held is a row as it was written, whoever wrote what since. Bounded by spans, least
 // recently used out first.
+import { SizedLru } from '../../lib/sized-lru';
 import type { RunSpanRow } from './load-run-spans';
 
 /** A span row as loaded, with what identifies this version of it. */
@@ -30,42 +31,24 @@ export const MIN_CACHED_SPANS = 1000;
 export const CACHED_SPANS = 60_000;
 
 export class RunSpanCache {
-  // Insertion order is recency: a run read is moved to the end.
-  private readonly runs = new Map<string, HeldRun>();
-  private held = 0;
+  private readonly runs: SizedLru<HeldRun>;
 
-  constructor(private readonly capacity = CACHED_SPANS) {}
+  constructor(capacity = CACHED_SPANS) {
+    this.runs = new SizedLru(capacity, MIN_CACHED_SPANS, (run) => run.size);
+  }
 
   /** The spans held for a run, which are no longer held: loading changes them. */
   take(projectId: string, runId: string): HeldRun | undefined {
-    const key = runKey(projectId, runId);
-    const run = this.runs.get(key);
-    if (!run) return undefined;
-    this.runs.delete(key);
-    this.held -= run.size;
-    return run;
+    return this.runs.take(runKey(projectId, runId));
   }
 
   /** Holds a run's spans as just loaded, when the run is long enough and they fit. */
   keep(projectId: string, runId: string, run: HeldRun): void {
-    if (run.size < MIN_CACHED_SPANS || run.size > this.capacity) return;
-    const key = runKey(projectId, runId);
-    const before = this.runs.get(key);
-    if (before) {
-      this.runs.delete(key);
-      this.held -= before.size;
-    }
-    for (const [oldest, of] of this.runs) {
-      if (this.held + run.size <= this.capacity) break;
-      this.runs.delete(oldest);
-      this.held -= of.size;
-    }
-    this.runs.set(key, run);
-    this.held += run.size;
+    this.runs.keep(runKey(projectId, runId), run);
   }
 
   get spans(): number {
-    return this.held;
+    return this.runs.size;
   }
 }
 
