@@ -4,6 +4,7 @@ import { AppError } from '../lib/app-error';
 import { Admission, admissionLimits } from './admission';
 import { exportTraces } from './export-traces';
 import type { IngestDeps } from './export-traces';
+import type { IngestSpool } from './spool';
 import { recentLoopLagMs, startLoopLagMonitor } from './loop-lag';
 
 /** A body that sends one byte every `everyMs` until it is cancelled. */
@@ -19,8 +20,16 @@ function trickle(everyMs: number): ReadableStream<Uint8Array> {
   });
 }
 
-function deps(loopLagMs: number): IngestDeps {
+/** A spool that has room and whose oldest request has waited `behindMs`. */
+const spoolBehind = (behindMs: number) =>
+  ({
+    checkRoom: () => {},
+    backlog: { requests: behindMs > 0 ? 40 : 0, bytes: 0, oldestAgeMs: behindMs, stuck: 0 },
+  }) as unknown as IngestSpool;
+
+function deps(loopLagMs: number, spool?: IngestSpool): IngestDeps {
   return {
+    ...(spool ? { spool } : {}),
     // Never reached: the body is refused before anything is stored.
     database: () => ({}) as Database,
     authenticate: async () => ({ projectId: 'p', keyId: 'k' }),
@@ -30,10 +39,10 @@ function deps(loopLagMs: number): IngestDeps {
   };
 }
 
-const slowExport = (loopLagMs: number) =>
+const slowExport = (loopLagMs: number, spool?: IngestSpool) =>
   exportTraces(
     { key: 'k', format: 'json', gzipped: false, declaredBytes: 100_000, body: trickle(500) },
-    deps(loopLagMs),
+    deps(loopLagMs, spool),
   ).then(
     () => {
       throw new Error('a trickling body was accepted');
@@ -56,6 +65,20 @@ describe('exportTraces: a body that comes too slowly', () => {
     expect(error.message).toMatch(
       /^the request body came too slowly \(\d bytes in 1\.\d s, while this server is busy \(its event loop 180 ms behind\); retry after \d+ s$/,
     );
+  });
+
+  it('may be the server’s own while its spool is a second behind (a burst worked off): 429', async () => {
+    const error = await slowExport(0, spoolBehind(3_000));
+    expect([error.code, error.status]).toEqual(['rate_limited', 429]);
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(error.message).toMatch(
+      /, while this server is busy \(its spool 3\.0 s behind\); retry after/,
+    );
+  });
+
+  it('is the client’s at a spool that keeps up: 408', async () => {
+    const error = await slowExport(0, spoolBehind(400));
+    expect([error.code, error.status]).toEqual(['request_timeout', 408]);
   });
 });
 

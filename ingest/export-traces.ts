@@ -110,19 +110,29 @@ export async function exportTraces(
   }
 }
 
-// Past it, this process is too busy to tell a slow client from its own slow reading.
+// Past either, this process is too busy to tell a slow client from its own slow reading.
 const BUSY_LOOP_LAG_MS = 50;
+const BUSY_SPOOL_AGE_MS = 1000;
 
 /**
- * A body cut as too slow while this server's event loop lags is refused as retryable (429 with
+ * A body cut as too slow while this server is busy is refused as retryable (429 with
  * Retry-After: an exporter tries again) rather than 408, which exporters take as final: the
- * slowness may be the server's own. A trickling client at an idle server still gets 408.
+ * slowness may be the server's own. Busy is an event loop that lags, or a spool whose oldest
+ * request has waited a second: a burst being worked off, when the two cores that read the
+ * bodies also expand the spool. A trickling client at an idle server still gets 408.
  */
 function slowBecauseBusy(error: unknown, deps: IngestDeps): unknown {
   if (!(error instanceof AppError) || error.code !== 'request_timeout') return error;
   const lag = (deps.loopLagMs ?? recentLoopLagMs)();
-  if (lag < BUSY_LOOP_LAG_MS) return error;
+  const behindMs = deps.spool?.backlog.oldestAgeMs ?? 0;
+  const why =
+    lag >= BUSY_LOOP_LAG_MS
+      ? `its event loop ${Math.round(lag)} ms behind`
+      : behindMs >= BUSY_SPOOL_AGE_MS
+        ? `its spool ${(behindMs / 1000).toFixed(1)} s behind`
+        : null;
+  if (why === null) return error;
   return deps.admission.refusal(
-    `${error.message.replace(/;.*$/, '')}, while this server is busy (its event loop ${Math.round(lag)} ms behind)`,
+    `${error.message.replace(/;.*$/, '')}, while this server is busy (${why})`,
   );
 }
