@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureBuild } from '../server/build';
+import { buildIsCurrent, ensureBuild } from '../server/build';
 import { benchOptions, formatReport, machineLine } from './shared/report';
 import type { BenchOptions, BenchSection, DatabaseKind } from './shared/report';
 
@@ -128,6 +128,11 @@ export async function main(argv: string[]): Promise<number> {
   });
   const root = fileURLToPath(new URL('..', import.meta.url));
   if (options.server === 'built' && !values['no-build']) ensureBuild(root, options.log);
+  // Next bundles the routes, derivation included: an old build measures old code.
+  else if (options.server === 'built' && !buildIsCurrent(root))
+    options.log(
+      'warning: --no-build with sources changed since the last build: the routes run the old code (npm run build first)',
+    );
 
   const machine = machineLine();
   const loadBefore = loadavg()[0] ?? 0;
