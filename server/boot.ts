@@ -15,6 +15,7 @@ import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns, retentionBatch } from '../db/write/expire-runs';
 import { keepPatternWindows } from '../db/write/pattern-windows';
 import { keepTimePartitions } from '../db/write/time-partitions';
+import { vacuumWhereDue } from '../db/write/pglite-vacuum';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { startLoopLagMonitor } from '../ingest/loop-lag';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
@@ -232,6 +233,16 @@ export function startPatternWindowUpkeep(runtime: Runtime, everyMs = 60_000): No
       await keepPatternWindows(handle.db, Date.now());
     },
   );
+}
+
+/**
+ * PGlite's autovacuum: every `everyMs` (and a minute after start) the tables due are analysed and
+ * vacuumed (db/write/pglite-vacuum.ts). A Postgres server runs its own autovacuum.
+ */
+export function startPgliteVacuum(runtime: Runtime, everyMs = 60_000): NodeJS.Timeout {
+  return startRepeating(runtime, 'PGlite vacuum', { everyMs, firstMs: 60_000 }, async (handle) => {
+    if (handle.kind === 'pglite') await vacuumWhereDue(handle.db);
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   startIdleSweeper,
   startPartitionUpkeep,
   startPatternWindowUpkeep,
+  startPgliteVacuum,
   startRetentionSweeper,
 } from './boot';
 import { listenGrpc } from './grpc-server';
@@ -110,6 +111,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   startIdleSweeper(runtime);
   startPartitionUpkeep(runtime);
   startPatternWindowUpkeep(runtime);
+  startPgliteVacuum(runtime);
   if (config.retentionSweepMs !== null) startRetentionSweeper(runtime, config.retentionSweepMs);
   startWindowAlerts(() => (runtime.status === 'ready' ? (runtime.handle?.db ?? null) : null), log);
 

@@ -123,7 +123,8 @@ export async function fillDataset(bench: BenchDatabase, spec: DatasetSpec): Prom
   await rebuildRollups(bench, projectId);
   // The windows the server builds each hour (db/write/pattern-windows.ts).
   await keepPatternWindows(db, spec.endMs);
-  // Autovacuum would get there too; the benchmark should not depend on when it does.
+  // Autovacuum (on PGlite, the server's vacuum pass) would get there too; the benchmark should
+  // not depend on when it does.
   await maintenance(bench, [
     'vacuum (analyze) runs, steps, weekly_rollups, run_rollups, run_category_rollups, run_agent_rollups, run_patterns, pattern_rollups, pattern_totals, pattern_windows',
   ]);
