@@ -9,8 +9,8 @@ import { CURSOR_PROBLEM, decodeRunCursor, encodeRunCursor } from '../../lib/run-
 import type { RunCursor } from '../../lib/run-cursor';
 import { runs } from '../schema';
 import type { Executor } from '../sql';
-import { commonSearchWords } from './common-search-words';
 import { runScope } from './run-filters';
+import { planSearch } from './search-plan';
 import type { RunScope } from './run-filters';
 import { runSummaryColumns, toRunSummary } from './run-summary';
 import type { RunSummaryRecord } from './run-summary';
@@ -29,6 +29,15 @@ const SORT_COLUMNS: Record<RunSort, SQL> = {
   stepCount: sql`${runs.stepCount}`,
   // Runs still going have no duration: they sort as the shortest.
   durationMs: sql`coalesce(${runs.durationMs}, -1)`,
+};
+
+// The same order, but no index provides it: the planner gathers the matches, then sorts.
+const SORTED_COLUMNS: Record<RunSort, SQL> = {
+  startedAt: sql`${runs.startedAt} + interval '0 s'`,
+  costUsd: sql`${runs.costUsd} + 0`,
+  wastedUsd: sql`${runs.wastedUsd} + 0`,
+  stepCount: sql`${runs.stepCount} + 0`,
+  durationMs: sql`coalesce(${runs.durationMs}, -1) + 0`,
 };
 
 export async function listRuns(
@@ -51,12 +60,13 @@ export async function listRuns(
         ? sql`(${column}, ${runs.id}) < (${typed(after.value)}, ${after.id})`
         : sql`(${column}, ${runs.id}) > (${typed(after.value)}, ${after.id})`;
   const direction = query.order === 'desc' ? desc : asc;
-  const checkedWords = await commonSearchWords(db, query.q);
+  const { checkedWords, sortMatches } = await planSearch(db, query.q, query.limit);
+  const order = sortMatches ? SORTED_COLUMNS[query.sort] : column;
   const rows = await db
     .select(runSummaryColumns)
     .from(runs)
     .where(and(runScope({ ...query, checkedWords }), keyset))
-    .orderBy(direction(column), direction(runs.id))
+    .orderBy(direction(order), direction(runs.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];

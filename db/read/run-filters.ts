@@ -20,7 +20,7 @@ export interface RunScope {
   finished?: boolean;
   /** Words that must all appear in the run's search text (db/schema/runs.ts `search_text`). */
   q?: string;
-  /** Words of `q` matched on the rows the others found, not in the index (common-search-words.ts). */
+  /** Words of `q` matched on the rows the others found, not in the index (search-plan.ts). */
   checkedWords?: readonly string[];
   verification?: VerificationState;
   model?: string;
