@@ -31,6 +31,7 @@ import {
   createSpool,
   getRuntime,
   setRuntime,
+  spoolBacklogNow,
 } from './runtime';
 import type { Runtime } from './runtime';
 
@@ -235,13 +236,25 @@ export function startPatternWindowUpkeep(runtime: Runtime, everyMs = 60_000): No
   );
 }
 
+/** Spooled requests above which the PGlite vacuum pass waits: one engine serves it and ingest. */
+const VACUUM_BUSY_REQUESTS = 50;
+/** The longest the pass waits for a quiet spool. */
+const VACUUM_MAX_DEFER_MS = 15 * 60_000;
+
 /**
  * PGlite's autovacuum: every `everyMs` (and a minute after start) the tables due are analysed and
- * vacuumed (db/write/pglite-vacuum.ts). A Postgres server runs its own autovacuum.
+ * vacuumed (db/write/pglite-vacuum.ts). PGlite's one engine would hold ingest and reads for each
+ * table's vacuum, so while the spool works off a backlog the pass waits, up to 15 minutes. A
+ * Postgres server runs its own autovacuum, in processes of its own.
  */
 export function startPgliteVacuum(runtime: Runtime, everyMs = 60_000): NodeJS.Timeout {
+  let lastPassAt = Date.now();
   return startRepeating(runtime, 'PGlite vacuum', { everyMs, firstMs: 60_000 }, async (handle) => {
-    if (handle.kind === 'pglite') await vacuumWhereDue(handle.db);
+    if (handle.kind !== 'pglite') return;
+    const busy = spoolBacklogNow() > VACUUM_BUSY_REQUESTS;
+    if (busy && Date.now() - lastPassAt < VACUUM_MAX_DEFER_MS) return;
+    await vacuumWhereDue(handle.db);
+    lastPassAt = Date.now();
   });
 }
 
