@@ -31,14 +31,11 @@ const SORT_COLUMNS: Record<RunSort, SQL> = {
   durationMs: sql`coalesce(${runs.durationMs}, -1)`,
 };
 
-// The same order, but no index provides it: the planner gathers the matches, then sorts.
-const SORTED_COLUMNS: Record<RunSort, SQL> = {
-  startedAt: sql`${runs.startedAt} + interval '0 s'`,
-  costUsd: sql`${runs.costUsd} + 0`,
-  wastedUsd: sql`${runs.wastedUsd} + 0`,
-  stepCount: sql`${runs.stepCount} + 0`,
-  durationMs: sql`coalesce(${runs.durationMs}, -1) + 0`,
-};
+/** The same order, but no index provides it: the planner gathers the matches, then sorts. */
+function unindexedColumn(sort: RunSort): SQL {
+  const column = SORT_COLUMNS[sort];
+  return sort === 'startedAt' ? sql`${column} + interval '0 s'` : sql`${column} + 0`;
+}
 
 export async function listRuns(
   db: Executor,
@@ -61,7 +58,7 @@ export async function listRuns(
         : sql`(${column}, ${runs.id}) > (${typed(after.value)}, ${after.id})`;
   const direction = query.order === 'desc' ? desc : asc;
   const { checkedWords, sortMatches } = await planSearch(db, query.q, query.limit);
-  const order = sortMatches ? SORTED_COLUMNS[query.sort] : column;
+  const order = sortMatches ? unindexedColumn(query.sort) : column;
   const rows = await db
     .select(runSummaryColumns)
     .from(runs)

@@ -8,8 +8,8 @@
 // Where the order comes from: a list walks the time (or cost…) index and keeps the rows that
 // match, which is quick when matches are dense and reads the whole window when they are rare
 // (8 runs a day at 15,000 runs a day: 90,000 rows for a page, 95 ms, where gathering the index's
-// matches and sorting them takes 2 ms). The planner chooses between the two by its estimate; here
-// the sample's share of the rarest word does, for both engines alike.
+// matches and sorting them takes about 1 ms). The planner chooses between the two by its
+// estimate; here the sample's share of the rarest word does, for both engines alike.
 //
 // Only where the rows are found, never which: every word is still matched.
 import { sql } from 'drizzle-orm';
@@ -110,8 +110,8 @@ export async function planSearch(
   if (words.length === 0) return NO_PLAN;
   const sample = await readSample(db, now);
   const shares = words.map((word) => shareOf(sample, word));
-  if (shares.some((share) => share === null)) return NO_PLAN;
-  const known = shares as number[];
+  const known = shares.filter((share): share is number => share !== null);
+  if (known.length < words.length) return NO_PLAN;
   const common = words.filter((_, k) => known[k]! >= COMMON_SHARE);
   const floor = 0.5 / (sample.common.length + sample.histogram.length);
   const rarest = Math.max(Math.min(...known), floor);
