@@ -15,7 +15,7 @@ import { syncPrices } from '../db/write/sync-prices';
 import { expireRuns, retentionBatch } from '../db/write/expire-runs';
 import { keepPatternWindows } from '../db/write/pattern-windows';
 import { keepTimePartitions } from '../db/write/time-partitions';
-import { vacuumWhereDue } from '../db/write/pglite-vacuum';
+import { vacuumPassRunsNow, vacuumWhereDue } from '../db/write/pglite-vacuum';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { startLoopLagMonitor } from '../ingest/loop-lag';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
@@ -31,7 +31,6 @@ import {
   createSpool,
   getRuntime,
   setRuntime,
-  spoolBacklogNow,
 } from './runtime';
 import type { Runtime } from './runtime';
 
@@ -236,11 +235,6 @@ export function startPatternWindowUpkeep(runtime: Runtime, everyMs = 60_000): No
   );
 }
 
-/** Spooled requests above which the PGlite vacuum pass waits: one engine serves it and ingest. */
-const VACUUM_BUSY_REQUESTS = 50;
-/** The longest the pass waits for a quiet spool. */
-const VACUUM_MAX_DEFER_MS = 15 * 60_000;
-
 /**
  * PGlite's autovacuum: every `everyMs` (and a minute after start) the tables due are analysed and
  * vacuumed (db/write/pglite-vacuum.ts). PGlite's one engine would hold ingest and reads for each
@@ -251,8 +245,8 @@ export function startPgliteVacuum(runtime: Runtime, everyMs = 60_000): NodeJS.Ti
   let lastPassAt = Date.now();
   return startRepeating(runtime, 'PGlite vacuum', { everyMs, firstMs: 60_000 }, async (handle) => {
     if (handle.kind !== 'pglite') return;
-    const busy = spoolBacklogNow() > VACUUM_BUSY_REQUESTS;
-    if (busy && Date.now() - lastPassAt < VACUUM_MAX_DEFER_MS) return;
+    const { requests, stuck } = runtime.spool.backlog;
+    if (!vacuumPassRunsNow(requests - stuck, Date.now() - lastPassAt)) return;
     await vacuumWhereDue(handle.db);
     lastPassAt = Date.now();
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../client';
 import { ensureProject } from '../projects';
 import { createTestDatabase, rawRows } from '../test-database';
-import { dueTables, vacuumWhereDue } from './pglite-vacuum';
+import { dueTables, vacuumPassRunsNow, vacuumWhereDue } from './pglite-vacuum';
 import { saveRuns } from './save-runs';
 import { testRunRow } from './test-run-row';
 
@@ -22,6 +22,15 @@ describe('which tables are due', () => {
         { name: 'new', live: 0, dead: 0, inserted: 40, modified: 51 },
       ]),
     ).toEqual({ vacuum: ['dead', 'inserted'], analyze: ['modified', 'new'] });
+  });
+});
+
+describe('when a pass runs', () => {
+  it('waits while the spool holds a backlog, for 15 minutes at most', () => {
+    expect(vacuumPassRunsNow(50, 60_000)).toBe(true);
+    expect(vacuumPassRunsNow(51, 60_000)).toBe(false);
+    expect(vacuumPassRunsNow(5_000, 15 * 60_000 - 1)).toBe(false);
+    expect(vacuumPassRunsNow(5_000, 15 * 60_000)).toBe(true);
   });
 });
 

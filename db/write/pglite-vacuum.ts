@@ -16,6 +16,16 @@ const INSERT_SCALE = 0.2;
 const ANALYZE_THRESHOLD = 50;
 const ANALYZE_SCALE = 0.1;
 
+/** Spooled requests above which a pass waits: PGlite's one engine serves it and ingest alike. */
+const BUSY_SPOOL_REQUESTS = 50;
+/** The longest a pass waits for a quiet spool. */
+const MAX_DEFER_MS = 15 * 60_000;
+
+/** Whether a pass runs now or waits for the spool's backlog to be worked off (up to 15 min). */
+export function vacuumPassRunsNow(spooledRequests: number, sinceLastPassMs: number): boolean {
+  return spooledRequests <= BUSY_SPOOL_REQUESTS || sinceLastPassMs >= MAX_DEFER_MS;
+}
+
 const tableStats = z.object({
   name: column.text,
   live: column.number,
