@@ -140,7 +140,7 @@ export async function readCases(
   // Search (`q`: trigram matches in the runs' search text) and sessions, as the runs list, the
   // sessions list and a session's page ask for them.
   for (const [label, q] of [
-    ['a rare goal word', 'task 613'],
+    ['a goal word in 0.1 % of runs (a page at 10M, 1 run at 100k)', 'task 613'],
     [`a word in ${FIXED_WORD_RUNS_PER_DAY} runs a day at either size`, FIXED_WORD],
     ['an action every run took', 'read_file'],
     ['no match', 'no-such-word'],

@@ -14,15 +14,34 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export async function time(
   work: () => Promise<unknown>,
-  { warmup, iterations }: { warmup: number; iterations: number },
+  iterations: { warmup: number; iterations: number },
 ): Promise<Timing> {
-  for (let k = 0; k < warmup; k++) await work();
-  const samples: number[] = [];
+  const [timing] = await timeInTurns([work], iterations);
+  return timing!;
+}
+
+/**
+ * Times several works call by call in turns (a, b, a, b…, the first of each turn alternating),
+ * so that whatever the machine does meanwhile (writeback, a frequency change, a neighbour)
+ * falls on each alike and their ratio holds.
+ */
+export async function timeInTurns(
+  works: readonly (() => Promise<unknown>)[],
+  { warmup, iterations }: { warmup: number; iterations: number },
+): Promise<Timing[]> {
+  for (let k = 0; k < warmup; k++) for (const work of works) await work();
+  const samples: number[][] = works.map(() => []);
   for (let k = 0; k < iterations; k++) {
-    const t0 = performance.now();
-    await work();
-    samples.push(performance.now() - t0);
+    const order = works.map((_, i) => i);
+    if (k % 2 === 1) order.reverse();
+    for (const i of order) {
+      const t0 = performance.now();
+      await works[i]!();
+      samples[i]!.push(performance.now() - t0);
+    }
   }
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { samples, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+  return samples.map((taken) => {
+    const sorted = [...taken].sort((a, b) => a - b);
+    return { samples: taken, p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+  });
 }
