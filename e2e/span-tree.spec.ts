@@ -78,6 +78,8 @@ let openai: Sent;
 let vercel: Sent;
 let hostile: Sent;
 let stepless: Sent;
+let wide: Sent;
+const WIDE_SPANS = 620;
 
 test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(120_000);
@@ -158,6 +160,34 @@ test.beforeAll(async ({ baseURL }) => {
     },
   ]);
   stepless = { project: steplessProject, runId: await onlyRun(url, steplessKey) };
+
+  // A trace wider than the view's first answer: a batch job's root and its many calls.
+  const wideProject = uniqueName('wide-trace');
+  const wideKey = await createProjectKey(wideProject);
+  const batch = 'a7'.repeat(16);
+  const root = 'b8'.repeat(8);
+  await sendJson(url, wideKey, [
+    {
+      traceId: batch,
+      spanId: root,
+      name: 'batch job',
+      kind: 1,
+      startTimeUnixNano: nanos(t),
+      endTimeUnixNano: nanos(t + WIDE_SPANS * 10),
+      attributes: [],
+    },
+    ...Array.from({ length: WIDE_SPANS - 1 }, (_, i) => ({
+      traceId: batch,
+      spanId: (i + 1).toString(16).padStart(16, '0'),
+      parentSpanId: root,
+      name: `item ${i + 1}`,
+      kind: 1,
+      startTimeUnixNano: nanos(t + 1 + i * 10),
+      endTimeUnixNano: nanos(t + 9 + i * 10),
+      attributes: [int('item.index', i + 1)],
+    })),
+  ]);
+  wide = { project: wideProject, runId: await onlyRun(url, wideKey) };
 });
 
 const runPage = (sent: Sent, query: string) =>
@@ -276,6 +306,29 @@ test("a run's whole trace is a tree: a tab on a run with steps, the view of a ru
   await expect(lone.getByRole('button', { name: /select orders span error/ })).toBeVisible();
 });
 
+test('a wide trace shows its first 500 spans, then the rest on request, keeping what is open', async ({
+  page,
+}) => {
+  await page.goto(runPage(wide, ''));
+  const trace = page.getByRole('region', { name: 'Trace' });
+  const notice = trace.getByRole('status');
+  await expect(notice).toContainText(`Showing the first 500 of ${WIDE_SPANS} spans`);
+  await expect(trace.getByRole('button', { name: /^item 499 / })).toBeVisible();
+  await expect(trace.getByRole('button', { name: /^item 500 / })).toHaveCount(0);
+  const opened = trace.getByRole('button', { name: /^item 3 / });
+  await opened.click();
+  await expect(opened).toHaveAttribute('aria-expanded', 'true');
+  // The same button above the rows and below them, where a reader who scrolled through is.
+  const more = trace.getByRole('button', { name: `Show ${WIDE_SPANS - 500} more` });
+  await expect(more).toHaveCount(2);
+  await more.last().click();
+  await expect(trace.getByRole('button', { name: `item ${WIDE_SPANS - 1} span` })).toBeVisible();
+  await expect(trace).toContainText(`${WIDE_SPANS} spans`);
+  await expect(trace.getByRole('status')).toHaveCount(0);
+  await expect(trace.getByRole('button', { name: /^Show \d+ more$/ })).toHaveCount(0);
+  await expect(opened).toHaveAttribute('aria-expanded', 'true');
+});
+
 test('the span tree fits 390 px and 1440 px, light and dark', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   for (const l of LOOKS) {
@@ -284,6 +337,7 @@ test('the span tree fits 390 px and 1440 px, light and dark', async ({ page }, t
       ['span-tree-strands', runPage(strands, 'step=2')],
       ['span-tree-hostile', runPage(hostile, 'step=1')],
       ['span-tree-trace', runPage(openai, 'view=trace')],
+      ['span-tree-wide', runPage(wide, '')],
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('region', { name: /^(Spans of step|Trace)/ })).toBeVisible();

@@ -1,7 +1,9 @@
 'use client';
 
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import type { ChatMessage, ModelMessages } from '@/trajectory/span-messages';
+import { SPAN_TREE_LIMIT, SPAN_TREE_MAX } from '@/lib/api-types';
 import type { AttributePairs, SpanTree, SpanTreeSpan } from '@/lib/api-types';
 import { formatCount, formatDuration, formatUsd } from '../format';
 import { FoldedText } from './folded-text';
@@ -10,7 +12,7 @@ import styles from './span-tree.module.css';
 export type SpanTreeState =
   | { status: 'idle' }
   | { status: 'loading' }
-  | { status: 'ready'; tree: SpanTree }
+  | { status: 'ready'; tree: SpanTree; loadingMore: boolean }
   | { status: 'error'; message: string };
 
 const ROLE_LABELS: Record<string, string> = {
@@ -31,11 +33,14 @@ export function SpanTreeView({
   state,
   label,
   openModelCalls,
+  onShowMore,
 }: {
   state: SpanTreeState;
   label: string;
   /** Open the model calls (else any span with messages) from the start: a step's few. */
   openModelCalls: boolean;
+  /** Ask for the tree with `limit` spans: offered while a tree is capped below SPAN_TREE_MAX. */
+  onShowMore: (limit: number) => void;
 }) {
   if (state.status === 'idle') return null;
   if (state.status === 'loading') {
@@ -54,17 +59,34 @@ export function SpanTreeView({
       </section>
     );
   }
-  return <LoadedTree tree={state.tree} label={label} openModelCalls={openModelCalls} />;
+  return (
+    <LoadedTree
+      tree={state.tree}
+      label={label}
+      openModelCalls={openModelCalls}
+      more={(place) => (
+        <MoreSpans
+          tree={state.tree}
+          loading={state.loadingMore}
+          onShowMore={onShowMore}
+          place={place}
+        />
+      )}
+    />
+  );
 }
 
 function LoadedTree({
   tree,
   label,
   openModelCalls,
+  more,
 }: {
   tree: SpanTree;
   label: string;
   openModelCalls: boolean;
+  /** What the tree leaves out and the way to more: above the rows, and a button below them. */
+  more: (place: 'above' | 'below') => ReactNode;
 }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(() => {
     if (!openModelCalls) return new Set();
@@ -90,12 +112,7 @@ function LoadedTree({
           {formatDuration(end - start)}
         </span>
       </header>
-      {tree.capped ? (
-        <p className="notice" role="status">
-          Showing the first {formatCount(tree.spans.length)} of {formatCount(tree.total)} spans,
-          earliest first.
-        </p>
-      ) : null}
+      {more('above')}
       <ol className={styles.tree}>
         {tree.spans.map((span) => {
           const key = spanKey(span);
@@ -147,6 +164,7 @@ function LoadedTree({
           );
         })}
       </ol>
+      {more('below')}
     </section>
   );
 }
@@ -310,4 +328,46 @@ function hasMessages(messages: ModelMessages): boolean {
 
 function spanKey(span: SpanTreeSpan): string {
   return `${span.traceId}:${span.spanId}`;
+}
+
+/** What a capped tree leaves out, and a way to see the next SPAN_TREE_LIMIT, up to SPAN_TREE_MAX. */
+function MoreSpans({
+  tree,
+  loading,
+  onShowMore,
+  place,
+}: {
+  tree: SpanTree;
+  loading: boolean;
+  onShowMore: (limit: number) => void;
+  place: 'above' | 'below';
+}) {
+  if (!tree.capped) return null;
+  const next = Math.min(tree.limit + SPAN_TREE_LIMIT, SPAN_TREE_MAX, tree.total);
+  const button =
+    tree.limit < SPAN_TREE_MAX ? (
+      <button
+        type="button"
+        className="button"
+        disabled={loading}
+        aria-busy={loading}
+        onClick={() => onShowMore(next)}
+      >
+        {loading ? 'Loading…' : `Show ${formatCount(next - tree.spans.length)} more`}
+      </button>
+    ) : null;
+  // Below the rows only the button: whoever scrolled through them wants the next ones there.
+  if (place === 'below') return button && <div className={styles.more}>{button}</div>;
+  return (
+    <p className={`notice ${styles.more}`} role="status">
+      <span>
+        Showing the first {formatCount(tree.spans.length)} of {formatCount(tree.total)} spans,
+        earliest first
+        {tree.limit >= SPAN_TREE_MAX
+          ? `: ${formatCount(SPAN_TREE_MAX)} is as many as this view shows.`
+          : '.'}
+      </span>
+      {button}
+    </p>
+  );
 }

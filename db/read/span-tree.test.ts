@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCapture, requestBody } from '@/conformance/read-capture';
 import { startTestServer } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
+import { SPAN_TREE_LIMIT, SPAN_TREE_MAX } from '@/lib/api-types';
 import type { SpanTree } from '@/lib/api-types';
 import { TEST_DATABASE_KINDS, rawRows } from '../test-database';
-import { SPAN_TREE_LIMIT, runSpanTree, stepSpanTree } from './span-tree';
+import { runSpanTree, stepSpanTree } from './span-tree';
 
 const CAPTURES = join(import.meta.dirname, '..', '..', 'conformance', 'captures');
 
@@ -192,5 +193,24 @@ describe.each(TEST_DATABASE_KINDS)('span trees on %s', (kind) => {
     expect(tree?.spans).toHaveLength(SPAN_TREE_LIMIT);
     expect(tree?.spans[0]?.name).toBe('step 1');
     expect(tree?.spans[1]?.name).toBe('child 0');
+    // Asked for more, the same tree answers with more, up to what it has.
+    const own = `?project=wide-${kind}`;
+    const runPath = `/runs/${traceId}/steps/1/spans${own}`;
+    const wider = await fetch(`${server.url}${runPath}&limit=${SPAN_TREE_LIMIT + 10}`);
+    expect(wider.status).toBe(200);
+    const widerTree = (await wider.json()) as SpanTree;
+    expect(widerTree).toMatchObject({ limit: SPAN_TREE_LIMIT + 10, capped: true });
+    expect(widerTree.spans).toHaveLength(SPAN_TREE_LIMIT + 10);
+    const whole = await fetch(`${server.url}/runs/${traceId}/spans${own}&limit=${SPAN_TREE_MAX}`);
+    const wholeTree = (await whole.json()) as SpanTree;
+    expect(wholeTree).toMatchObject({ total: SPAN_TREE_LIMIT + 21, capped: false });
+    expect(wholeTree.spans.map((s) => s.depth)).toEqual([0, ...children.map(() => 1)]);
+    for (const limit of ['0', '-1', '1.5', 'abc', '1e3', String(SPAN_TREE_MAX + 1), '']) {
+      const refused = await fetch(`${server.url}${runPath}&limit=${limit}`);
+      expect(refused.status, limit).toBe(400);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+        `limit must be a whole number from 1 to ${SPAN_TREE_MAX}`,
+      );
+    }
   });
 });

@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { SPAN_TREE_LIMIT, SPAN_TREE_MAX } from '../../lib/api-types';
 import type { SpanTree, SpanTreeSpan } from '../../lib/api-types';
 import type { PriceTable } from '../../trajectory/pricing';
 import { readSpanMessages } from '../../trajectory/span-messages';
@@ -12,8 +13,6 @@ import type { Executor } from '../sql';
 import { column, queryRows } from '../sql';
 import { attributePairs, isRecord, spanEvents } from './step-span';
 
-/** Spans a tree answers with at most; the answer says when a tree had more. */
-export const SPAN_TREE_LIMIT = 500;
 /** How deep the walk down goes: a span that names itself (or a descendant) as parent stops here. */
 const MAX_DEPTH = 64;
 
@@ -42,8 +41,10 @@ export async function stepSpanTree(
     runId,
     ordinal,
     prices,
-  }: { projectId: string; runId: string; ordinal: number; prices: PriceTable },
+    limit = SPAN_TREE_LIMIT,
+  }: { projectId: string; runId: string; ordinal: number; prices: PriceTable; limit?: number },
 ): Promise<SpanTree | null> {
+  const cap = capOf(limit);
   const rows = await queryRows(
     db,
     sql`
@@ -64,19 +65,25 @@ export async function stepSpanTree(
           where t.depth < ${MAX_DEPTH}
         ),
         found as (select distinct trace_id, span_id, start_ms from tree)
-        ${pickAndLoad(projectId)}
+        ${pickAndLoad(projectId, cap)}
       `,
     row,
   );
   if (rows.length === 0) return null;
-  return assemble(rows, prices);
+  return assemble(rows, prices, cap);
 }
 
 /** Every span of the run's traces, earliest first up to the cap; null when the run has none here. */
 export async function runSpanTree(
   db: Executor,
-  { projectId, runId, prices }: { projectId: string; runId: string; prices: PriceTable },
+  {
+    projectId,
+    runId,
+    prices,
+    limit = SPAN_TREE_LIMIT,
+  }: { projectId: string; runId: string; prices: PriceTable; limit?: number },
 ): Promise<SpanTree | null> {
+  const cap = capOf(limit);
   const rows = await queryRows(
     db,
     sql`
@@ -86,25 +93,30 @@ export async function runSpanTree(
           join spans s on s.project_id = t.project_id and s.trace_id = t.trace_id
           where t.project_id = ${projectId}::uuid and t.run_id = ${runId}
         )
-        ${pickAndLoad(projectId)}
+        ${pickAndLoad(projectId, cap)}
       `,
     row,
   );
   if (rows.length === 0) return null;
-  return assemble(rows, prices);
+  return assemble(rows, prices, cap);
+}
+
+function capOf(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`span tree limit ${limit}`);
+  return Math.min(limit, SPAN_TREE_MAX);
 }
 
 /**
- * The first SPAN_TREE_LIMIT + 1 of the found spans (a `found` CTE of keys and starts) by start,
+ * The first `limit` + 1 of the found spans (a `found` CTE of keys and starts) by start,
  * loaded whole, with the count of all found: the heavy columns are read for the picked only.
  */
-function pickAndLoad(projectId: string): SQL {
+function pickAndLoad(projectId: string, limit: number): SQL {
   return sql`,
     picked as (
       select trace_id, span_id
       from found
       order by start_ms, trace_id, span_id
-      limit ${SPAN_TREE_LIMIT + 1}
+      limit ${limit + 1}
     )
     select s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.start_ms, s.end_ms,
       s.status_code, s.status_message, s.attributes, s.events, s.facts,
@@ -115,13 +127,13 @@ function pickAndLoad(projectId: string): SQL {
     order by s.start_ms, s.trace_id, s.span_id`;
 }
 
-function assemble(rows: Row[], prices: PriceTable): SpanTree {
+function assemble(rows: Row[], prices: PriceTable, limit: number): SpanTree {
   const total = rows[0]?.total ?? rows.length;
-  const kept = rows.slice(0, SPAN_TREE_LIMIT);
+  const kept = rows.slice(0, limit);
   return {
     spans: treeOrder(kept).map(({ row: r, depth }) => toSpan(r, depth, prices)),
     total,
-    limit: SPAN_TREE_LIMIT,
+    limit,
     capped: total > kept.length,
   };
 }

@@ -3,6 +3,7 @@
 // project it shows, settling nothing (the page they serve did).
 import { z } from 'zod';
 import type { Executor } from '@/db/sql';
+import { SPAN_TREE_LIMIT, SPAN_TREE_MAX } from '@/lib/api-types';
 import { AppError } from '@/lib/app-error';
 import { projectName, runIdProblem } from '@/lib/filters';
 import { dashboardRequestRead, schemaParse } from '@/app/read-door';
@@ -38,4 +39,15 @@ export async function stepOrdinal(params: Promise<{ ordinal: string }>): Promise
     throw new AppError('bad_request', 'the step position must be a whole number from 1');
   }
   return ordinal;
+}
+
+/** A span tree's `limit` from the query: how many spans to answer with, 1 to SPAN_TREE_MAX. */
+export function spanTreeLimit(request: Request): number {
+  const asked = new URL(request.url).searchParams.get('limit');
+  if (asked === null) return SPAN_TREE_LIMIT;
+  const limit = Number(asked);
+  if (!/^[0-9]+$/.test(asked) || limit < 1 || limit > SPAN_TREE_MAX) {
+    throw new AppError('bad_request', `limit must be a whole number from 1 to ${SPAN_TREE_MAX}`);
+  }
+  return limit;
 }

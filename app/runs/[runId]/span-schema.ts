@@ -1,6 +1,7 @@
 // The span route's answer, checked where it enters the browser.
 import '@/lib/zod-in-browser';
 import { z } from 'zod';
+import { SPAN_TREE_LIMIT } from '@/lib/api-types';
 import type { StepDetailData } from '@/components/trajectory/types';
 import type { SpanTree } from '@/lib/api-types';
 
@@ -105,12 +106,20 @@ export const spanTreeSchema: z.ZodType<SpanTree> = z.object({
 
 /** A step's span tree (the step by its position, 1..n). */
 export function stepTreeUrl(runId: string, ordinal: number, project: string | undefined): string {
-  const query = project ? `?project=${encodeURIComponent(project)}` : '';
-  return `/runs/${encodeURIComponent(runId)}/steps/${ordinal}/spans${query}`;
+  return withProject(`/runs/${encodeURIComponent(runId)}/steps/${ordinal}/spans`, project);
 }
 
 /** The run's whole trace as a tree. */
 export function runTreeUrl(runId: string, project: string | undefined): string {
-  const query = project ? `?project=${encodeURIComponent(project)}` : '';
-  return `/runs/${encodeURIComponent(runId)}/spans${query}`;
+  return withProject(`/runs/${encodeURIComponent(runId)}/spans`, project);
+}
+
+/** A tree's URL asking for `limit` spans (the route's default when it is SPAN_TREE_LIMIT). */
+export function treeUrlWithLimit(url: string, limit: number): string {
+  if (limit === SPAN_TREE_LIMIT) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}limit=${limit}`;
+}
+
+function withProject(path: string, project: string | undefined): string {
+  return project ? `${path}?project=${encodeURIComponent(project)}` : path;
 }

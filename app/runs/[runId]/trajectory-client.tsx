@@ -10,6 +10,7 @@ import { StepList, stepRowId } from '@/components/trajectory/step-list';
 import { expandTrajectory } from '@/components/trajectory/lane-model';
 import type { TrajectoryWire } from '@/components/trajectory/types';
 import type { ExitCategory } from '@/trajectory/exit-categories';
+import { SPAN_TREE_LIMIT } from '@/lib/api-types';
 import { runTreeUrl, stepTreeUrl } from './span-schema';
 import { useSpanTree } from './use-span-tree';
 import { useStepDetail } from './use-step-detail';
@@ -48,8 +49,15 @@ export function TrajectoryClient({
   const detail = useStepDetail(runId, project, selected);
   const stepTreeSource =
     view === 'steps' && selected !== null ? stepTreeUrl(runId, selected, project) : null;
-  const stepTree = useSpanTree(stepTreeSource);
-  const runTree = useSpanTree(view === 'trace' ? runTreeUrl(runId, project) : null);
+  const runTreeSource = view === 'trace' ? runTreeUrl(runId, project) : null;
+  // How many spans each tree was asked for, by its URL: "show more" raises it.
+  const [limits, setLimits] = useState<ReadonlyMap<string, number>>(() => new Map());
+  const limitOf = (url: string | null) => (url && limits.get(url)) || SPAN_TREE_LIMIT;
+  const showMore = (url: string | null) => (limit: number) => {
+    if (url) setLimits((prev) => new Map(prev).set(url, limit));
+  };
+  const stepTree = useSpanTree(stepTreeSource, limitOf(stepTreeSource));
+  const runTree = useSpanTree(runTreeSource, limitOf(runTreeSource));
   const first = useRef(true);
 
   useEffect(() => {
@@ -109,7 +117,13 @@ export function TrajectoryClient({
   }, [steps.length, view]);
 
   const traceTree = (
-    <SpanTreeView key="trace" state={runTree} label="Trace" openModelCalls={false} />
+    <SpanTreeView
+      key="trace"
+      state={runTree}
+      label="Trace"
+      openModelCalls={false}
+      onShowMore={showMore(runTreeSource)}
+    />
   );
   if (steps.length === 0) {
     return (
@@ -180,6 +194,7 @@ export function TrajectoryClient({
           state={stepTree}
           label={`Spans of step ${selectedStep.index}`}
           openModelCalls
+          onShowMore={showMore(stepTreeSource)}
         />
       ) : null}
     </>

@@ -4,7 +4,7 @@ import { runSpanTree } from '@/db/read/span-tree';
 import { AppError } from '@/lib/app-error';
 import { getRuntime } from '@/server/runtime';
 import { respond } from '@/app/http';
-import { readRunJson } from '../run-json-read';
+import { readRunJson, spanTreeLimit } from '../run-json-read';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,7 +14,12 @@ export async function GET(
 ): Promise<Response> {
   return respond(async () => {
     const { db, projectId, runId } = await readRunJson(request, params);
-    const tree = await runSpanTree(db, { projectId, runId, prices: getRuntime().prices });
+    const tree = await runSpanTree(db, {
+      projectId,
+      runId,
+      prices: getRuntime().prices,
+      limit: spanTreeLimit(request),
+    });
     if (!tree) throw new AppError('not_found', 'no such run in this project');
     return tree;
   });

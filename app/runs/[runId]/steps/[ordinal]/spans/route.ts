@@ -4,7 +4,7 @@ import { stepSpanTree } from '@/db/read/span-tree';
 import { AppError } from '@/lib/app-error';
 import { getRuntime } from '@/server/runtime';
 import { respond } from '@/app/http';
-import { readRunJson, stepOrdinal } from '../../../run-json-read';
+import { readRunJson, spanTreeLimit, stepOrdinal } from '../../../run-json-read';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,7 +15,13 @@ export async function GET(
   return respond(async () => {
     const ordinal = await stepOrdinal(params);
     const { db, projectId, runId } = await readRunJson(request, params);
-    const tree = await stepSpanTree(db, { projectId, runId, ordinal, prices: getRuntime().prices });
+    const tree = await stepSpanTree(db, {
+      projectId,
+      runId,
+      ordinal,
+      prices: getRuntime().prices,
+      limit: spanTreeLimit(request),
+    });
     if (!tree) throw new AppError('not_found', 'no such step of this run in this project');
     return tree;
   });
