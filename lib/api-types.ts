@@ -176,12 +176,12 @@ export interface SpanTreeSpan {
   events: { name: string; timeMs: number; attributes: AttributePairs }[];
 }
 
-/** A step's span and every span below it, or a run's whole trace: in tree order, capped. */
 /** Spans a tree answers with unless asked for more; the answer says when a tree had more. */
 export const SPAN_TREE_LIMIT = 500;
 /** The most a tree answers with: each span comes with its attributes, events and messages. */
 export const SPAN_TREE_MAX = 5_000;
 
+/** A step's span and every span below it, or a run's whole trace: in tree order, capped. */
 export interface SpanTree {
   spans: SpanTreeSpan[];
   /** How many spans the tree has; more than `spans.length` when capped. */

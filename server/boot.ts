@@ -31,6 +31,7 @@ import {
   createSpool,
   getRuntime,
   setRuntime,
+  spooledRequests,
 } from './runtime';
 import type { Runtime } from './runtime';
 
@@ -245,8 +246,7 @@ export function startPgliteVacuum(runtime: Runtime, everyMs = 60_000): NodeJS.Ti
   let lastPassAt = Date.now();
   return startRepeating(runtime, 'PGlite vacuum', { everyMs, firstMs: 60_000 }, async (handle) => {
     if (handle.kind !== 'pglite') return;
-    const { requests, stuck } = runtime.spool.backlog;
-    if (!vacuumPassRunsNow(requests - stuck, Date.now() - lastPassAt)) return;
+    if (!vacuumPassRunsNow(spooledRequests(runtime.spool), Date.now() - lastPassAt)) return;
     await vacuumWhereDue(handle.db);
     lastPassAt = Date.now();
   });

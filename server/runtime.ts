@@ -70,7 +70,12 @@ export function createSpool(config: ServerConfig): IngestSpool {
 export function spoolBacklogNow(): number {
   const runtime = (globalThis as Holder)[KEY];
   if (!runtime || runtime.status !== 'ready') return 0;
-  const { requests, stuck } = runtime.spool.backlog;
+  return spooledRequests(runtime.spool);
+}
+
+/** Requests waiting in the spool to be stored, not counting the stuck ones left for an operator. */
+export function spooledRequests(spool: IngestSpool): number {
+  const { requests, stuck } = spool.backlog;
   return Math.max(0, requests - stuck);
 }
 

@@ -1,7 +1,8 @@
 // Part 3 of the benchmark: the dashboard's and the API's reads at 100k and at 10M steps. Each
 // size gets a fresh database filled with COPY — the same 35 days, denser, since a bigger user
 // looks at the same last 24 h / 7 d / 30 d — then every read is timed as the page or route calls
-// it, on every size in turns, and explained. Target (docs/architecture.md): each read at 10M within 2 × its time at 100k.
+// it, on every size in turns, and explained. Target (docs/architecture.md): each read at 10M
+// within 2 × its time at 100k.
 //   npx tsx bench/reads/index.ts [--sizes=100000,10000000] [--db=postgres,pglite] [--quick]
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
