@@ -1,5 +1,5 @@
 // `npm run bench [-- PART…] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE]
-//   [--loop-rates 1,0.5]`
+//   [--loop-rates 1,0.5] [--sustainable postgres=9045,pglite=3789]`
 // Runs the parts in order (all by default), then prints one table with the machine it ran on.
 // Parts: ingest, decode, overload, burst (bench/ingest, decode, overload, burst), loop (the guard
 // in the loop and time to visible), reads, trajectory, retention.
@@ -100,12 +100,13 @@ export async function main(argv: string[]): Promise<number> {
       'no-build': { type: 'boolean' },
       out: { type: 'string' },
       'loop-rates': { type: 'string' },
+      sustainable: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      `Usage: npm run bench -- [${PARTS.join('|')} …] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE] [--loop-rates 1,0.5]`,
+      `Usage: npm run bench -- [${PARTS.join('|')} …] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE] [--loop-rates 1,0.5] [--sustainable postgres=N,pglite=N]`,
     );
     return 0;
   }
@@ -122,6 +123,11 @@ export async function main(argv: string[]): Promise<number> {
     );
   const options = benchOptions({
     loopRates,
+    shared: {
+      sustainableSpansPerSecond: parseSustainable(values.sustainable),
+      bestLanes: {},
+      sustainableFrom: values.sustainable ? `--sustainable ${values.sustainable}` : undefined,
+    },
     quick: values.quick ?? false,
     databases: databases as DatabaseKind[],
     server: values['in-process'] ? 'in-process' : 'built',
@@ -143,4 +149,20 @@ export async function main(argv: string[]): Promise<number> {
   console.log(`\n${report}`);
   if (values.out) writeFileSync(values.out, report);
   return sections.some((s) => s.rows.some((r) => r.value === 'error')) ? 1 : 0;
+}
+
+/**
+ * `postgres=9045,pglite=3789`: the sustainable rates a part after ingest drives at, for running
+ * it alone at an earlier full run's rates (the ingest part, when it runs, measures them anew).
+ */
+export function parseSustainable(text: string | undefined): Partial<Record<DatabaseKind, number>> {
+  const rates: Partial<Record<DatabaseKind, number>> = {};
+  for (const pair of text?.split(',') ?? []) {
+    const [kind, value] = pair.split('=').map((part) => part.trim());
+    const rate = Number(value);
+    if ((kind !== 'postgres' && kind !== 'pglite') || !(rate > 0) || !Number.isFinite(rate))
+      throw new Error(`--sustainable takes postgres=N,pglite=N in spans/s, not ${text}`);
+    rates[kind] = rate;
+  }
+  return rates;
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeProfile } from './decode/profile';
 import type { CpuProfile } from './decode/profile';
-import { optionalPart, runParts } from './run';
+import { optionalPart, parseSustainable, runParts } from './run';
 import { benchOptions, formatReport, targetRow } from './shared/report';
 import type { BenchSection } from './shared/report';
 
@@ -179,5 +179,15 @@ describe('bench smoke', () => {
     expect(b.decodeSelfMs).toBe(2);
     // A window keeps only the samples inside it.
     expect(analyzeProfile(profile, { startUs: 2500, endUs: 4500 }).totalMs).toBe(2);
+  });
+
+  it('--sustainable reads each database’s rate, and refuses anything else', () => {
+    expect(parseSustainable('postgres=9045, pglite=3789.5')).toEqual({
+      postgres: 9045,
+      pglite: 3789.5,
+    });
+    expect(parseSustainable(undefined)).toEqual({});
+    for (const bad of ['postgres', 'mysql=10', 'pglite=0', 'postgres=fast'])
+      expect(() => parseSustainable(bad)).toThrow(/--sustainable takes postgres=N,pglite=N/);
   });
 });

@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pinPostgres, pinProcess, serverCpus } from '../shared/cpus';
 import { createBenchDatabase } from '../shared/databases';
 import { sampleRss } from '../shared/process-stats';
 import { row, targetRow } from '../shared/report';
@@ -33,6 +34,8 @@ interface BurstResult {
   /** From the end of the offered burst until the spool was empty (every acknowledged span stored). */
   visibleAfterMs: number;
   peakBacklog: number;
+  /** The CPU the load generator was held to, or null. */
+  generatorCpu: number | null;
   acked: number;
   ackedMissing: number;
   stored: number;
@@ -55,20 +58,35 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
         ? await startBuiltServer(database)
         : await startInProcessServer(kind);
     let generator: LoadGenerator | null = null;
+    let unpinPostgres: (() => void) | null = null;
     try {
       generator = await startLoadGenerator();
+      // The generator on the last CPU, the server and its Postgres on the rest: the burst
+      // measures what the server's cores take in, not what a generator beside it leaves them.
+      const cpus = generator.cpu === null || server.inProcess ? null : serverCpus();
+      const serverPinned = cpus !== null && pinProcess(server.pid, cpus);
+      if (serverPinned && kind === 'postgres') {
+        unpinPostgres = await pinPostgres(options.postgresUrl, cpus);
+      }
+      const pinned = serverPinned && (kind === 'pglite' || unpinPostgres !== null) ? cpus : null;
       const run = generator.run.bind(generator);
       const measured = options.shared.sustainableSpansPerSecond[kind];
-      // A short closed-loop probe: the server's steady RSS, and without the ingest part's number
-      // the sustainable rate, what was stored per second until its spool was empty (acknowledged
-      // alone would be the door's rate).
+      // A short closed-loop probe: the server's steady RSS, and the sustainable rate, what was
+      // stored per second until its spool was empty (acknowledged alone would be the door's
+      // rate). Pinned, the probe's rate is the one: the ingest part's had every core.
       const probeStart = Date.now();
       const steadyRss = sampleRss(server.pid, 50);
       const probed = await probe(server, run, options);
       const probeStored = await spoolEmpty(server.url);
       const steadyRssMb = steadyRss.stop().peakMb;
-      const rate = measured ?? (probed.acked * 1000) / Math.max(1, probeStored.at - probeStart);
-      const rateSource = measured ? 'the ingest part' : 'a short probe, acknowledged to stored';
+      const probedRate = (probed.acked * 1000) / Math.max(1, probeStored.at - probeStart);
+      const rate = pinned !== null || !measured ? probedRate : measured;
+      const rateSource =
+        pinned !== null
+          ? `a probe on the server's CPUs (${pinned}), acknowledged to stored${measured ? `; ${options.shared.sustainableFrom ?? 'the ingest part'}, with every core: ${Math.round(measured)}` : ''}`
+          : measured
+            ? (options.shared.sustainableFrom ?? 'the ingest part')
+            : 'a short probe, acknowledged to stored';
       // The probe's spans are not the burst's: stored before it starts, and not counted in it.
       const before = probed.acked;
       log(`sustainable ${Math.round(rate)} spans/s (from ${rateSource}); offering ${FACTOR}×`);
@@ -114,11 +132,13 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
         steadyRssMb,
         visibleAfterMs,
         peakBacklog,
+        generatorCpu: generator.cpu,
         acked: acked.length,
         ackedMissing,
         stored: stored.size - before,
       };
     } finally {
+      unpinPostgres?.();
       await generator?.close();
       await server.stop();
       await server.close();
@@ -206,7 +226,16 @@ function section(results: BurstResult[], options: BenchOptions): BenchSection {
               .map(([m, n]) => `${n}× ${m}`)
               .join('; ')}`
           : ''
-      }; generator CPU ${b.cpuCores.toFixed(2)} cores (SDK span making ${b.generateCores.toFixed(2)}).`,
+      }${
+        Object.keys(b.refusalReasons).length > 0
+          ? `; refused because: ${Object.entries(b.refusalReasons)
+              .sort((x, y) => y[1] - x[1])
+              .map(([m, n]) => `${n}× "${m}"`)
+              .join('; ')}`
+          : ''
+      }; generator CPU ${b.cpuCores.toFixed(2)} cores (SDK span making ${b.generateCores.toFixed(2)})${
+        r.generatorCpu === null ? '' : `, held to CPU ${r.generatorCpu}`
+      }.`,
     );
   }
   notes.push(

@@ -22,6 +22,51 @@ import type { SpanSource } from './sdk-spans';
 const statuses = new Map<number, number>();
 let refused = 0;
 let refusedWithoutRetryAfter = 0;
+// Why the server refused: the message of each 429/503 body, numbers folded to N.
+const refusalReasons = new Map<string, number>();
+
+function noteRefusalReason(body: Buffer): void {
+  const reason = refusalMessage(body)
+    .replace(/;.*$/, '')
+    .replace(/\d+(\.\d+)?/g, 'N')
+    .slice(0, 100);
+  refusalReasons.set(reason, (refusalReasons.get(reason) ?? 0) + 1);
+}
+
+/** The message of a refusal: a JSON error body's, or a protobuf google.rpc.Status's field 2. */
+function refusalMessage(body: Buffer): string {
+  if (body[0] === 0x7b) {
+    try {
+      const parsed = JSON.parse(body.toString('utf8')) as {
+        message?: string;
+        error?: { message?: string };
+      };
+      return parsed.message ?? parsed.error?.message ?? '(no message)';
+    } catch {
+      return '(unreadable JSON)';
+    }
+  }
+  let at = 0;
+  const varint = (): number => {
+    let value = 0;
+    for (let shift = 0; at < body.length; shift += 7) {
+      const byte = body[at++] ?? 0;
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
+    }
+    return value;
+  };
+  while (at < body.length) {
+    const tag = varint();
+    if ((tag & 7) === 0) varint();
+    else if ((tag & 7) === 2) {
+      const length = varint();
+      if (tag >> 3 === 2) return body.toString('utf8', at, at + length);
+      at += length;
+    } else break;
+  }
+  return '(no message)';
+}
 
 // The exporter loads `http` when it first sends; wrap its request() before that, so every
 // response (first tries and retries) is seen.
@@ -35,6 +80,10 @@ http.request = function request(this: unknown, ...args: unknown[]): ClientReques
     if (status === 429 || status === 503) {
       refused++;
       if (!(Number(res.headers['retry-after']) > 0)) refusedWithoutRetryAfter++;
+      // A second listener: the exporter reads the same chunks.
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => noteRefusalReason(Buffer.concat(chunks)));
     }
   });
   return req;
@@ -92,6 +141,7 @@ class Tally {
   private readonly statusesBefore = new Map(statuses);
   private readonly refusedBefore = refused;
   private readonly withoutBefore = refusedWithoutRetryAfter;
+  private readonly reasonsBefore = new Map(refusalReasons);
 
   constructor(private readonly source: SpanSource) {}
 
@@ -125,6 +175,11 @@ class Tally {
       const delta = n - (this.statusesBefore.get(status) ?? 0);
       if (delta > 0) httpStatuses[String(status)] = delta;
     }
+    const reasons: Record<string, number> = {};
+    for (const [reason, n] of refusalReasons) {
+      const delta = n - (this.reasonsBefore.get(reason) ?? 0);
+      if (delta > 0) reasons[reason] = delta;
+    }
     return {
       windowMs: window.ms,
       spansInWindow: window.spans,
@@ -137,6 +192,7 @@ class Tally {
       httpStatuses,
       refused: refused - this.refusedBefore,
       refusedWithoutRetryAfter: refusedWithoutRetryAfter - this.withoutBefore,
+      refusalReasons: reasons,
       lastAnswerAt: this.lastAnswerAt,
       elapsedMs: this.lastAnswerAt - this.startedAt,
       cpuCores: window.cpuMicros / 1000 / window.ms,

@@ -58,6 +58,8 @@ export interface GeneratorResult {
   refused: number;
   /** Refused responses that carried no usable Retry-After. */
   refusedWithoutRetryAfter: number;
+  /** Refused responses by the server's message (numbers folded to N). */
+  refusalReasons: Record<string, number>;
   /** Date.now() when the last export was answered. */
   lastAnswerAt: number;
   /** From the first export to the last answer (open loop: the drain after the window too). */

@@ -69,7 +69,9 @@ async function measure(kind: DatabaseKind, options: BenchOptions): Promise<LoopR
     const run = generator.run.bind(generator);
     const measured = options.shared.sustainableSpansPerSecond[kind];
     const sustainable = measured ?? (await probe(server, run, options)).rate;
-    const rateSource = measured ? 'the ingest part' : 'a short probe';
+    const rateSource = measured
+      ? (options.shared.sustainableFrom ?? 'the ingest part')
+      : 'a short probe';
     const results: LoopResult[] = [];
     for (const share of options.loopRates) {
       const rate = sustainable * share;

@@ -63,7 +63,9 @@ async function overload(kind: DatabaseKind, options: BenchOptions): Promise<Over
       const run = generator.run.bind(generator);
       const measured = options.shared.sustainableSpansPerSecond[kind];
       const rate = measured ?? (await probeRate(server, run, options));
-      const rateSource = measured ? 'the ingest part' : 'a short probe';
+      const rateSource = measured
+        ? (options.shared.sustainableFrom ?? 'the ingest part')
+        : 'a short probe';
       log(`sustainable ${Math.round(rate)} spans/s (from ${rateSource})`);
 
       const open = (spansPerSecond: number, durationMs: number, file: string) =>

@@ -25,6 +25,8 @@ export interface SharedResults {
   sustainableSpansPerSecond: Partial<Record<DatabaseKind, number>>;
   /** Exporters in flight at the best throughput. */
   bestLanes: Partial<Record<DatabaseKind, number>>;
+  /** Where the sustainable rates came from, when not from this run's ingest part. */
+  sustainableFrom?: string;
 }
 
 export interface BenchOptions {
