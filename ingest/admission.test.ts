@@ -93,4 +93,61 @@ describe('Admission', () => {
     expect(admission.estimatedWaitMs()).toBe(6000);
     expect(refusal(() => admission.enter())).toEqual(['rate_limited', 6]);
   });
+
+  it('counts only requests waiting for work as ahead of a newcomer, not bodies still arriving', async () => {
+    let now = 0;
+    const admission = new Admission(
+      admissionLimits(1, 100, { maxWaitMs: 5000, perProject: 100 }),
+      () => now,
+    );
+    const measured = working(admission, 'p');
+    await measured.work;
+    now += 2000;
+    measured.ticket.leave();
+    const busy = working(admission, 'p');
+    await busy.work;
+    // Fifty exporters uploading: entered and admitted, their bodies not read yet.
+    const uploading = Array.from({ length: 50 }, () => {
+      const ticket = admission.enter();
+      ticket.admit(scope('p'));
+      return ticket;
+    });
+    expect(admission.estimatedWaitMs()).toBe(2000);
+    expect(refusal(() => admission.enter().leave())).toBeNull();
+    working(admission, 'p');
+    expect(admission.estimatedWaitMs()).toBe(4000);
+    for (const ticket of uploading) ticket.leave();
+  });
+
+  it('gives a request whose body took long to arrive its whole wait for work', async () => {
+    const admission = new Admission(admissionLimits(1, 4, { maxWaitMs: 100 }));
+    const first = working(admission, 'a');
+    await first.work;
+    const slowUpload = admission.enter();
+    slowUpload.admit(scope('b'));
+    await new Promise((resolve) => setTimeout(resolve, 150)); // its body arriving
+    const waited = slowUpload.work();
+    setTimeout(() => first.ticket.leave(), 40);
+    await expect(waited).resolves.toBeUndefined();
+    slowUpload.leave();
+    expect(admission.inFlight).toBe(0);
+  });
+
+  it('bounds the bytes of bodies held, refusing the chunk past it with Retry-After, and frees them on leave', () => {
+    const admission = new Admission(admissionLimits(2, 8, { bodyBytes: 1000 }));
+    const a = admission.enter();
+    a.admit(scope('p'));
+    a.hold(600);
+    const b = admission.enter();
+    b.admit(scope('q'));
+    b.hold(400);
+    expect(admission.bodyBytesHeld).toBe(1000);
+    expect(refusal(() => b.hold(1))).toEqual(['rate_limited', 1]);
+    a.leave();
+    expect(admission.bodyBytesHeld).toBe(400);
+    expect(refusal(() => b.hold(600))).toBeNull();
+    b.leave();
+    b.leave(); // twice: freed once
+    expect(admission.bodyBytesHeld).toBe(0);
+  });
 });

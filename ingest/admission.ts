@@ -9,11 +9,17 @@ export interface AdmissionLimits {
   perProject: number;
   perKey: number;
   /**
-   * The longest a request may wait, from arrival, before it is at work: past it, and whenever
-   * the measured service time says a newcomer would wait longer, 429. Kept well under the OTel
+   * The longest a request whose body has arrived may wait for work: past it, and whenever the
+   * measured service time says a newcomer would wait longer, 429. Kept well under the OTel
    * exporters' 10 s timeout, so a refusal is heard and retried instead of timing out.
    */
   maxWaitMs: number;
+  /**
+   * Bytes of request bodies held at once, as they arrived (gzip stays gzip), by requests not yet
+   * finished: what bounds the memory of many bodies arriving at once, so that `queue` can let
+   * many exporters upload side by side.
+   */
+  bodyBytes: number;
 }
 
 export interface AdmissionScope {
@@ -22,6 +28,7 @@ export interface AdmissionScope {
 }
 
 export const DEFAULT_MAX_WAIT_MS = 3000;
+export const DEFAULT_BODY_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
 
 /**
  * The defaults from the two numbers an operator sets: any one project (and key) may take every
@@ -40,6 +47,7 @@ export function admissionLimits(
     perProject,
     perKey: options.perKey ?? perProject,
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+    bodyBytes: options.bodyBytes ?? DEFAULT_BODY_BYTES_IN_FLIGHT,
   };
 }
 
@@ -50,13 +58,16 @@ const MAX_RETRY_AFTER_SECONDS = 30;
 /**
  * Bounded, fair admission for ingest. A request enters before it is authenticated (a refusal at
  * capacity costs no database read), then is admitted for its project and key (no client can hold
- * more than its share), reads its body while waiting, and waits for work at most `maxWaitMs`.
- * Past any bound it is refused at once with 429 and Retry-After, so memory stays bounded and
+ * more than its share), reads its body (its bytes counted against `bodyBytes`), and then waits
+ * for work at most `maxWaitMs`. A body still arriving is the client's time, not a wait for work:
+ * a burst of exporters uploading at once is not refused for the pace of their uploads. Past any
+ * bound a request is refused at once with 429 and Retry-After, so memory stays bounded and
  * nothing is accepted that could then be dropped.
  */
 export class Admission {
   private active = 0;
   private tickets = 0;
+  private heldBytes = 0;
   private readonly waiting: Waiter[] = [];
   private readonly perProject = new Map<string, number>();
   private readonly perKey = new Map<string, number>();
@@ -73,11 +84,27 @@ export class Admission {
     return this.tickets;
   }
 
-  /** The wait a request entering now can expect before it is at work, from measured service. */
+  /**
+   * Past half its places or half its bound of bodies held: room is running short, and a body
+   * arriving slower than the minimum pace is cut (read-body.ts) rather than let hold its place.
+   */
+  crowded(): boolean {
+    const { concurrency, queue, bodyBytes } = this.limits;
+    return 2 * this.tickets > concurrency + queue || 2 * this.heldBytes > bodyBytes;
+  }
+
+  /** Bytes of request bodies held now. */
+  get bodyBytesHeld(): number {
+    return this.heldBytes;
+  }
+
+  /**
+   * The wait a request ready now can expect before it is at work, from measured service: the
+   * requests ahead of it are those waiting for work, not those whose bodies are still arriving.
+   */
   estimatedWaitMs(): number {
     if (this.serviceMs === null || this.active < this.limits.concurrency) return 0;
-    const ahead = this.tickets - this.active;
-    return ((ahead + 1) * this.serviceMs) / this.limits.concurrency;
+    return ((this.waiting.length + 1) * this.serviceMs) / this.limits.concurrency;
   }
 
   /**
@@ -120,17 +147,32 @@ export class Admission {
     bump(this.perKey, scope.keyId, -1);
   }
 
+  /** @internal counts `bytes` more of a body against `bodyBytes`; 429 past it. */
+  holdBytes(bytes: number): void {
+    const { bodyBytes } = this.limits;
+    if (this.heldBytes + bytes > bodyBytes) {
+      throw refusal(
+        `ingest holds ${size(this.heldBytes)} of request bodies, its bound is ${size(bodyBytes)}`,
+        this.retryAfterSeconds(),
+      );
+    }
+    this.heldBytes += bytes;
+  }
+
+  /** @internal */
+  releaseBytes(bytes: number): void {
+    this.heldBytes -= bytes;
+  }
+
   /**
-   * @internal resolves when the request may work, or rejects with 429 once it has been in
-   * (authentication and body included) for `maxWaitMs`.
+   * @internal resolves when the request, its body read, may work, or rejects with 429 once it
+   * has waited `maxWaitMs` for that.
    */
-  acquire(enteredAt: number): Promise<void> {
+  acquire(): Promise<void> {
     if (this.active < this.limits.concurrency) {
       this.active++;
       return Promise.resolve();
     }
-    const left = enteredAt + this.limits.maxWaitMs - this.now();
-    if (left <= 0) return Promise.reject(this.waitedTooLong());
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => {
@@ -142,7 +184,7 @@ export class Admission {
         const at = this.waiting.indexOf(waiter);
         if (at >= 0) this.waiting.splice(at, 1);
         reject(this.waitedTooLong());
-      }, left);
+      }, this.limits.maxWaitMs);
       this.waiting.push(waiter);
     });
   }
@@ -188,11 +230,9 @@ export class AdmissionTicket {
   private scope: AdmissionScope | null = null;
   private workingSince: number | null = null;
   private left = false;
-  private readonly enteredAt: number;
+  private held = 0;
 
-  constructor(private readonly admission: Admission) {
-    this.enteredAt = admission.clock();
-  }
+  constructor(private readonly admission: Admission) {}
 
   /** Counts the request against its project and key; 429 past their share. */
   admit(scope: AdmissionScope): void {
@@ -200,15 +240,22 @@ export class AdmissionTicket {
     this.scope = scope;
   }
 
+  /** Counts `bytes` more of the body as it arrives; 429 past the bound of bodies held. */
+  hold(bytes: number): void {
+    this.admission.holdBytes(bytes);
+    this.held += bytes;
+  }
+
   /** Waits for a slot at work; 429 when none comes free in time. */
   async work(): Promise<void> {
-    await this.admission.acquire(this.enteredAt);
+    await this.admission.acquire();
     this.workingSince = this.admission.clock();
   }
 
   leave(): void {
     if (this.left) return;
     this.left = true;
+    this.admission.releaseBytes(this.held);
     if (this.workingSince !== null) {
       this.admission.release(this.admission.clock() - this.workingSince);
     }
@@ -225,6 +272,11 @@ function bump(counts: Map<string, number>, key: string, by: number): void {
   const next = (counts.get(key) ?? 0) + by;
   if (next <= 0) counts.delete(key);
   else counts.set(key, next);
+}
+
+function size(bytes: number): string {
+  const mib = 1024 * 1024;
+  return bytes >= mib ? `${Math.round(bytes / mib)} MiB` : `${bytes} bytes`;
 }
 
 function seconds(ms: number): number {

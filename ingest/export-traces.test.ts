@@ -27,13 +27,16 @@ const spoolBehind = (behindMs: number) =>
     backlog: { requests: behindMs > 0 ? 40 : 0, bytes: 0, oldestAgeMs: behindMs, stuck: 0 },
   }) as unknown as IngestSpool;
 
-function deps(loopLagMs: number, spool?: IngestSpool): IngestDeps {
+// One place: the request takes it, so admission is crowded and the minimum pace holds.
+const crowded = () => new Admission(admissionLimits(1, 0));
+
+function deps(loopLagMs: number, spool?: IngestSpool, admission = crowded()): IngestDeps {
   return {
     ...(spool ? { spool } : {}),
     // Never reached: the body is refused before anything is stored.
     database: () => ({}) as Database,
     authenticate: async () => ({ projectId: 'p', keyId: 'k' }),
-    admission: new Admission(admissionLimits(2, 4)),
+    admission,
     body: { timeoutMs: 10_000, minBytesPerSecond: 16 * 1024 },
     loopLagMs: () => loopLagMs,
   };
@@ -51,14 +54,18 @@ const slowExport = (loopLagMs: number, spool?: IngestSpool) =>
   );
 
 describe('exportTraces: a body that comes too slowly', () => {
-  it('is the client’s fault at a server keeping up: 408, which exporters do not retry', async () => {
+  it('is refused as retryable (429 with Retry-After), never 408, which exporters take as final', async () => {
     const error = await slowExport(0);
     expect(error).toBeInstanceOf(AppError);
-    expect([error.code, error.status]).toEqual(['request_timeout', 408]);
-    expect(error.retryAfterSeconds).toBeUndefined();
+    expect([error.code, error.status]).toEqual(['rate_limited', 429]);
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // At a server keeping up the message says no more than the pace.
+    expect(error.message).toMatch(
+      /^the request body came too slowly \(\d bytes in 1\.\d s; send it at least 16384 bytes\/s after the first second, whole within 10 s\); retry after \d+ s$/,
+    );
   });
 
-  it('may be the server’s own while its event loop lags: 429 with Retry-After, retried', async () => {
+  it('says so when its event loop lags: the slowness may be the server’s own', async () => {
     const error = await slowExport(180);
     expect([error.code, error.status]).toEqual(['rate_limited', 429]);
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
@@ -67,18 +74,57 @@ describe('exportTraces: a body that comes too slowly', () => {
     );
   });
 
-  it('may be the server’s own while its spool is a second behind (a burst worked off): 429', async () => {
+  it('says so when its spool is a second behind (a burst worked off)', async () => {
     const error = await slowExport(0, spoolBehind(3_000));
     expect([error.code, error.status]).toEqual(['rate_limited', 429]);
-    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(error.message).toMatch(
       /, while this server is busy \(its spool 3\.0 s behind\); retry after/,
     );
   });
 
-  it('is the client’s at a spool that keeps up: 408', async () => {
+  it('does not call a spool that keeps up busy', async () => {
     const error = await slowExport(0, spoolBehind(400));
-    expect([error.code, error.status]).toEqual(['request_timeout', 408]);
+    expect([error.code, error.status]).toEqual(['rate_limited', 429]);
+    expect(error.message).not.toMatch(/busy/);
+  });
+
+  it('may go on arriving until the deadline while admission has room, and is cut then', async () => {
+    const started = Date.now();
+    const roomy = deps(0, undefined, new Admission(admissionLimits(2, 4)));
+    const error = await exportTraces(
+      { key: 'k', format: 'json', gzipped: false, declaredBytes: 100_000, body: trickle(500) },
+      { ...roomy, body: { timeoutMs: 2500, minBytesPerSecond: 16 * 1024 } },
+    ).then(
+      () => null,
+      (e: unknown) => e as AppError,
+    );
+    expect(error?.code).toBe('rate_limited');
+    expect(error?.message).toMatch(/^the request body came too slowly \(\d bytes in 2\.\d s;/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2400);
+  });
+
+  it('is refused once the bodies held pass their bound, which it then lets go of', async () => {
+    const admission = new Admission(admissionLimits(2, 4, { bodyBytes: 1000 }));
+    const twoChunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(600));
+        controller.enqueue(new Uint8Array(600));
+        controller.close();
+      },
+    });
+    const error = await exportTraces(
+      { key: 'k', format: 'json', gzipped: false, declaredBytes: null, body: twoChunks },
+      deps(0, undefined, admission),
+    ).then(
+      () => null,
+      (e: unknown) => e as AppError,
+    );
+    expect(error?.code).toBe('rate_limited');
+    expect(error?.message).toMatch(
+      /^ingest holds 600 bytes of request bodies, its bound is 1000 bytes; retry after 1 s$/,
+    );
+    expect(admission.bodyBytesHeld).toBe(0);
+    expect(admission.inFlight).toBe(0);
   });
 });
 

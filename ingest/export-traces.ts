@@ -81,8 +81,12 @@ export async function exportTraces(
       ...deps.body,
       gzipped: request.gzipped,
       declaredBytes: request.declaredBytes,
+      onChunk: (bytes) => ticket.hold(bytes),
+      // With room to spare a slow body costs a socket and its bytes: it may take until the
+      // deadline (an exporter busy gzipping a burst sends slowly, and a cut batch is sent again).
+      paceEnforced: () => deps.admission.crowded(),
     }).catch((error: unknown) => {
-      throw slowBecauseBusy(error, deps);
+      throw retryableWhenSlow(error, deps);
     });
     await ticket.work();
     const { spans, rejectedCount, messages } = validateSpans(decodeOtlpBody(request.format, body));
@@ -115,24 +119,27 @@ const BUSY_LOOP_LAG_MS = 50;
 const BUSY_SPOOL_AGE_MS = 1000;
 
 /**
- * A body cut as too slow while this server is busy is refused as retryable (429 with
- * Retry-After: an exporter tries again) rather than 408, which exporters take as final: the
- * slowness may be the server's own. Busy is an event loop that lags, or a spool whose oldest
- * request has waited a second: a burst being worked off, when the two cores that read the
- * bodies also expand the spool. A trickling client at an idle server still gets 408.
+ * A body cut as too slow is refused as retryable (429 with Retry-After), not 408, which
+ * exporters take as final: the slowness may be this server's (an event loop that lags, or a
+ * burst being worked off on the cores that read the bodies) or a client's own passing load (an
+ * agent's exporter gzipping a burst of batches), and either way its spans would be lost. The
+ * connection is closed all the same, so a client that trickles on purpose gains nothing. The
+ * message says when this server was busy, for whoever reads it.
  */
-function slowBecauseBusy(error: unknown, deps: IngestDeps): unknown {
+function retryableWhenSlow(error: unknown, deps: IngestDeps): unknown {
   if (!(error instanceof AppError) || error.code !== 'request_timeout') return error;
   const lag = (deps.loopLagMs ?? recentLoopLagMs)();
   const behindMs = deps.spool?.backlog.oldestAgeMs ?? 0;
-  const why =
+  const busy =
     lag >= BUSY_LOOP_LAG_MS
       ? `its event loop ${Math.round(lag)} ms behind`
       : behindMs >= BUSY_SPOOL_AGE_MS
         ? `its spool ${(behindMs / 1000).toFixed(1)} s behind`
         : null;
-  if (why === null) return error;
-  return deps.admission.refusal(
-    `${error.message.replace(/;.*$/, '')}, while this server is busy (${why})`,
-  );
+  // Busy, the pace asked of the client is beside the point; keeping up, it is the point.
+  const message =
+    busy === null
+      ? error.message
+      : `${error.message.replace(/;.*$/, '')}, while this server is busy (${busy})`;
+  return deps.admission.refusal(message);
 }

@@ -14,10 +14,17 @@ const BODY_GRACE_MS = 1000;
 
 export interface BodyLimits {
   maxBytes?: number;
+  /** Told each chunk's size as it arrives; may throw to stop reading (a bound of bytes held). */
+  onChunk?: (bytes: number) => void;
   /** 0 turns the deadline off. */
   timeoutMs?: number;
   /** 0 turns the minimum rate off. */
   minBytesPerSecond?: number;
+  /**
+   * Whether the minimum rate holds now (by default, always): a caller with room to spare lets a
+   * slow body go on arriving until the deadline, and cuts it for its pace once room runs short.
+   */
+  paceEnforced?: () => boolean;
 }
 
 export interface OtlpBody {
@@ -65,10 +72,16 @@ export async function readBodyAsSent(
   if (options.declaredBytes != null && options.declaredBytes > maxBytes) {
     throw tooLarge(`request body of ${options.declaredBytes} bytes`, maxBytes);
   }
-  const raw = await readLimited(stream, maxBytes, {
-    timeoutMs: options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-    minBytesPerSecond: options.minBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
-  });
+  const raw = await readLimited(
+    stream,
+    maxBytes,
+    {
+      timeoutMs: options.timeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      minBytesPerSecond: options.minBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
+      enforced: options.paceEnforced ?? (() => true),
+    },
+    options.onChunk,
+  );
   return { sent: raw, body: options.gzipped ? await inflate(raw, maxBytes) : raw };
 }
 
@@ -119,7 +132,8 @@ export function parseContentEncoding(header: string | null): boolean {
 async function readLimited(
   stream: ReadableStream<Uint8Array> | null,
   maxBytes: number,
-  pace: { timeoutMs: number; minBytesPerSecond: number },
+  pace: Pace,
+  onChunk: (bytes: number) => void = () => {},
 ): Promise<Uint8Array> {
   if (stream === null) return new Uint8Array(0);
   const reader = stream.getReader();
@@ -141,6 +155,7 @@ async function readLimited(
       if (done) break;
       total += value.length;
       if (total > maxBytes) throw tooLarge('request body', maxBytes);
+      onChunk(value.length);
       chunks.push(value);
     }
   } catch (error) {
@@ -161,17 +176,28 @@ async function readLimited(
   return body;
 }
 
+interface Pace {
+  timeoutMs: number;
+  minBytesPerSecond: number;
+  /** Whether the minimum rate holds now; the deadline always does. */
+  enforced: () => boolean;
+}
+
+// While the minimum rate is not enforced, a late body is looked at again this often.
+const PACE_RECHECK_MS = 250;
+
 /**
  * The body's pace: after `total` bytes, the next chunk is due by the time the average rate would
  * fall under the minimum (counted from one second after the start), and never after the deadline.
- * A body trickling a byte every few seconds is cut about a second in.
+ * A body trickling a byte every few seconds is cut about a second in, while the minimum rate is
+ * enforced; while it is not, at the deadline, or as soon as it is enforced again.
  */
 class SlowBody {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly started: number,
-    private readonly pace: { timeoutMs: number; minBytesPerSecond: number },
+    private readonly pace: Pace,
   ) {}
 
   race<T>(read: Promise<T>, total: number): Promise<T> {
@@ -183,10 +209,19 @@ class SlowBody {
       // Timers run before the loop reads sockets: after the server itself was busy, bytes that
       // did arrive in time are still unread when the timer fires. Cut only if, once the loop has
       // read what is there (setImmediate runs after that), nothing came.
-      this.timer = setTimeout(
-        () => setImmediate(() => settled || reject(this.cut(total))),
-        Math.max(0, due - Date.now()),
-      );
+      const check = () => {
+        if (settled) return;
+        const deadline = this.deadline();
+        if (!this.pace.enforced() && Date.now() < deadline) {
+          this.timer = setTimeout(
+            () => setImmediate(check),
+            Math.min(PACE_RECHECK_MS, Math.max(0, deadline - Date.now())),
+          );
+          return;
+        }
+        reject(this.cut(total));
+      };
+      this.timer = setTimeout(() => setImmediate(check), Math.max(0, due - Date.now()));
       read.then(
         (value) => {
           settled = true;
@@ -206,9 +241,13 @@ class SlowBody {
     clearTimeout(this.timer);
   }
 
+  private deadline(): number {
+    return this.pace.timeoutMs > 0 ? this.started + this.pace.timeoutMs : Infinity;
+  }
+
   private dueBy(total: number): number {
-    const { timeoutMs, minBytesPerSecond } = this.pace;
-    const deadline = timeoutMs > 0 ? this.started + timeoutMs : Infinity;
+    const { minBytesPerSecond } = this.pace;
+    const deadline = this.deadline();
     const byRate =
       minBytesPerSecond > 0
         ? this.started + BODY_GRACE_MS + ((total + 1) / minBytesPerSecond) * 1000

@@ -2,7 +2,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BODY_MIN_BYTES_PER_SECOND, DEFAULT_BODY_TIMEOUT_MS } from '../ingest/read-body';
-import { admissionLimits, DEFAULT_MAX_WAIT_MS } from '../ingest/admission';
+import {
+  admissionLimits,
+  DEFAULT_BODY_BYTES_IN_FLIGHT,
+  DEFAULT_MAX_WAIT_MS,
+} from '../ingest/admission';
 import type { AdmissionLimits } from '../ingest/admission';
 import { DEFAULT_SPOOL_LIMITS } from '../ingest/spool';
 import type { SpoolLimits } from '../ingest/spool';
@@ -34,6 +38,11 @@ const env = z.object({
   LOOPSCOPE_INGEST_PER_PROJECT: z.coerce.number().int().positive().optional(),
   LOOPSCOPE_INGEST_PER_KEY: z.coerce.number().int().positive().optional(),
   LOOPSCOPE_INGEST_MAX_WAIT_MS: z.coerce.number().int().positive().default(DEFAULT_MAX_WAIT_MS),
+  LOOPSCOPE_INGEST_BODY_MB: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_BODY_BYTES_IN_FLIGHT / (1024 * 1024)),
   LOOPSCOPE_BODY_TIMEOUT_MS: z.coerce.number().int().min(0).default(DEFAULT_BODY_TIMEOUT_MS),
   LOOPSCOPE_BODY_MIN_RATE: z.coerce
     .number()
@@ -134,7 +143,9 @@ export function readServerConfig(
   // The work at the door is a decode and one spool insert: on PGlite too, several requests may be
   // at it (their inserts queue on its thread between the workers' one-request transactions), and
   // a burst of exporters may wait its turn, bounded by LOOPSCOPE_INGEST_MAX_WAIT_MS. A place
-  // holds its body only once its key is authenticated and admitted (at most the body limit each).
+  // holds its body only once its key is authenticated and admitted, and every body held counts
+  // against LOOPSCOPE_INGEST_BODY_MB: that bounds memory, so the places can be many (a burst of
+  // exporters uploads side by side; 16 × the concurrency refused one on this machine).
   const concurrency = e.LOOPSCOPE_INGEST_CONCURRENCY ?? 8;
   return {
     port: e.PORT,
@@ -149,10 +160,11 @@ export function readServerConfig(
     maxBodyBytes: e.LOOPSCOPE_MAX_BODY_BYTES,
     bodyTimeoutMs: e.LOOPSCOPE_BODY_TIMEOUT_MS,
     bodyMinBytesPerSecond: e.LOOPSCOPE_BODY_MIN_RATE,
-    ingest: admissionLimits(concurrency, e.LOOPSCOPE_INGEST_QUEUE ?? 16 * concurrency, {
+    ingest: admissionLimits(concurrency, e.LOOPSCOPE_INGEST_QUEUE ?? 64 * concurrency, {
       perProject: e.LOOPSCOPE_INGEST_PER_PROJECT,
       perKey: e.LOOPSCOPE_INGEST_PER_KEY,
       maxWaitMs: e.LOOPSCOPE_INGEST_MAX_WAIT_MS,
+      bodyBytes: e.LOOPSCOPE_INGEST_BODY_MB * 1024 * 1024,
     }),
     deriveBacklog: e.LOOPSCOPE_DERIVE_BACKLOG,
     spool: {
