@@ -34,6 +34,8 @@ interface BurstResult {
   /** From the end of the offered burst until the spool was empty (every acknowledged span stored). */
   visibleAfterMs: number;
   peakBacklog: number;
+  /** How far derivation fell behind, and how long it held the spool's workers back. */
+  derivation: string;
   /** The CPU the load generator was held to, or null. */
   generatorCpu: number | null;
   acked: number;
@@ -93,8 +95,18 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
 
       const rss = sampleRss(server.pid, 50);
       let peakBacklog = 0;
-      const watching = watchBacklog(server.url, (n) => (peakBacklog = Math.max(peakBacklog, n)));
+      let peakPendingRuns = 0;
+      // Past LOOPSCOPE_DERIVE_BACKLOG (1,000) runs waiting, the workers leave the spool alone.
+      let looksHeldBack = 0;
+      let looksAfter = 0;
       const startedAt = Date.now();
+      const watching = watchBacklog(server.url, (look) => {
+        peakBacklog = Math.max(peakBacklog, look.requests);
+        peakPendingRuns = Math.max(peakPendingRuns, look.pendingRuns);
+        if (Date.now() < startedAt + burstMs || look.requests === 0) return;
+        looksAfter++;
+        if (look.pendingRuns > 1000) looksHeldBack++;
+      });
       const result = await run({
         type: 'open',
         url: server.url,
@@ -115,6 +127,8 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
       log(
         `HTTP ${JSON.stringify(result.httpStatuses)}; peak backlog ${peakBacklog} requests; all stored ${(visibleAfterMs / 1000).toFixed(1)} s after the burst`,
       );
+      const derivation = `runs waiting to be derived at most ${peakPendingRuns}; while the spool was worked off after the burst, over 1,000 (its workers holding back) in ${looksAfter === 0 ? 0 : Math.round((100 * looksHeldBack) / looksAfter)} % of ${looksAfter} looks`;
+      log(derivation);
       await server.stop();
 
       const acked = readFileSync(path.join(scratch, 'acked.txt'), 'utf8')
@@ -132,6 +146,7 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
         steadyRssMb,
         visibleAfterMs,
         peakBacklog,
+        derivation,
         generatorCpu: generator.cpu,
         acked: acked.length,
         ackedMissing,
@@ -149,15 +164,25 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
   }
 }
 
-function watchBacklog(url: string, seen: (requests: number) => void): { stop(): void } {
+/** The spool's backlog and the runs waiting to be derived, as /api/health reports them. */
+interface BacklogLook {
+  requests: number;
+  pendingRuns: number;
+}
+
+function watchBacklog(url: string, seen: (look: BacklogLook) => void): { stop(): void } {
   let stopped = false;
   void (async () => {
     while (!stopped) {
       try {
         const response = await fetch(`${url}/api/health`);
         if (response.ok) {
-          const body = (await response.json()) as { spool?: { requests?: number } };
-          if (typeof body.spool?.requests === 'number') seen(body.spool.requests);
+          const body = (await response.json()) as {
+            spool?: { requests?: number };
+            pendingRuns?: number;
+          };
+          if (typeof body.spool?.requests === 'number')
+            seen({ requests: body.spool.requests, pendingRuns: body.pendingRuns ?? 0 });
         }
       } catch {
         // the next look
@@ -233,7 +258,7 @@ function section(results: BurstResult[], options: BenchOptions): BenchSection {
               .map(([m, n]) => `${n}× "${m}"`)
               .join('; ')}`
           : ''
-      }; generator CPU ${b.cpuCores.toFixed(2)} cores (SDK span making ${b.generateCores.toFixed(2)})${
+      }; ${r.derivation}; generator CPU ${b.cpuCores.toFixed(2)} cores (SDK span making ${b.generateCores.toFixed(2)})${
         r.generatorCpu === null ? '' : `, held to CPU ${r.generatorCpu}`
       }.`,
     );
