@@ -336,6 +336,47 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     expect(await spansOf(handle, projectId)).toEqual(await spansOf(handle, direct));
   });
 
+  it('reads a body back when the spans it was claimed without are let go before the worker uses them', async () => {
+    const projectId = await ensureProject(handle.db, 'let-go');
+    const direct = await ensureProject(handle.db, 'let-go-direct');
+    const few = requests.slice(0, 3);
+    const spansOfRequest = few.map((r) => validateSpans(decodeOtlpBody(r.format, r.body)).spans);
+    const door = new IngestSpool(() => handle.db);
+    for (const [k, request] of few.entries()) {
+      await ingestSpans(handle.db, direct, spansOfRequest[k]!);
+      await door.put(projectId, {
+        format: request.format,
+        body: request.body,
+        spans: spansOfRequest[k],
+      });
+    }
+    expect(door.heldIds()).toHaveLength(few.length);
+    // The race: a claim leaves the held bodies out, then (a recount that saw the spool empty,
+    // say) the spans are let go before the worker reaches them.
+    const heldSpans = door.heldSpans.bind(door);
+    let lookups = 0;
+    door.heldSpans = (id) => {
+      lookups++;
+      door.release([id]);
+      return heldSpans(id);
+    };
+    const errors: string[] = [];
+    const workers = new SpoolWorkers({
+      db: () => handle.db,
+      spool: door,
+      workers: 1,
+      batch: handle.kind === 'pglite' ? 1 : 4,
+      onError: (message) => errors.push(message),
+    });
+    workers.start(50);
+    await workers.drained();
+    await workers.stop();
+    expect(lookups).toBe(few.length);
+    expect(errors).toEqual([]);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, stuck: 0 });
+    expect(await spansOf(handle, projectId)).toEqual(await spansOf(handle, direct));
+  });
+
   it("leaves a held-back project's requests waiting, counted as its share, and stores them once let go", async () => {
     const lagging = await ensureProject(handle.db, 'held-lagging');
     const neighbour = await ensureProject(handle.db, 'held-neighbour');
