@@ -128,6 +128,37 @@ describe('exportTraces: a body that comes too slowly', () => {
   });
 });
 
+describe('exportTraces: a gzip body', () => {
+  it('waits as sent and is inflated only at work (a corrupt one is refused there, not before)', async () => {
+    const admission = new Admission(admissionLimits(1, 4));
+    const holder = admission.enter();
+    holder.admit({ projectId: 'other', keyId: 'o' });
+    await holder.work();
+    const notGzip = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([1, 2, 3, 4]));
+        controller.close();
+      },
+    });
+    let settled: AppError | null | undefined;
+    const answer = exportTraces(
+      { key: 'k', format: 'protobuf', gzipped: true, declaredBytes: 4, body: notGzip },
+      deps(0, undefined, admission),
+    ).then(
+      () => (settled = null),
+      (e: unknown) => (settled = e as AppError),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Read whole, holding its four bytes as sent, and not yet inflated: still waiting.
+    expect(settled).toBeUndefined();
+    expect(admission.bodyBytesHeld).toBe(4);
+    holder.leave();
+    await answer;
+    expect(settled?.status).toBe(400);
+    expect(admission.inFlight).toBe(0);
+  });
+});
+
 describe('recentLoopLagMs', () => {
   it('reads a lag from its first call once the monitor was started (as the server starts it)', async () => {
     startLoopLagMonitor();

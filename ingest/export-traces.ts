@@ -10,7 +10,7 @@ import { ingestSpans } from './ingest-spans';
 import { recentLoopLagMs } from './loop-lag';
 import { rejectionMessage } from './otlp/encode-response';
 import type { OtlpFormat } from './otlp/types';
-import { decodeOtlpBody, readBodyAsSent } from './read-body';
+import { decodeOtlpBody, inflateSent, readSentBody } from './read-body';
 import type { BodyLimits } from './read-body';
 import type { IngestSpool } from './spool';
 import { validateSpans } from './validate';
@@ -76,10 +76,11 @@ export async function exportTraces(
     // A full spool refuses before the body is read; a body that would overfill it, once read.
     deps.spool?.checkRoom(request.declaredBytes ?? 0, scope.projectId);
     // Read while waiting, not at work: a slow body holds a place of its own project's share,
-    // never a slot another client's spans could be stored in.
-    const { sent, body } = await readBodyAsSent(request.body, {
+    // never a slot another client's spans could be stored in. Inflated only at work: a waiting
+    // request holds the bytes as sent, which is what the bound of bodies held counts (a gzip
+    // body inflates about tenfold, and hundreds may wait).
+    const sent = await readSentBody(request.body, {
       ...deps.body,
-      gzipped: request.gzipped,
       declaredBytes: request.declaredBytes,
       onChunk: (bytes) => ticket.hold(bytes),
       // With room to spare a slow body costs a socket and its bytes: it may take until the
@@ -89,6 +90,10 @@ export async function exportTraces(
       throw retryableWhenSlow(error, deps);
     });
     await ticket.work();
+    const body = inflateSent(sent, {
+      gzipped: request.gzipped,
+      maxBytes: deps.body.maxBytes,
+    });
     const { spans, rejectedCount, messages } = validateSpans(decodeOtlpBody(request.format, body));
     if (spans.length > 0) {
       if (deps.spool) {
