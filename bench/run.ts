@@ -121,12 +121,15 @@ export async function main(argv: string[]): Promise<number> {
     throw new Error(
       `--loop-rates takes shares of the sustainable rate (0 to 10], not ${values['loop-rates']}`,
     );
+  const sustainable = parseSustainable(values.sustainable);
   const options = benchOptions({
     loopRates,
     shared: {
-      sustainableSpansPerSecond: parseSustainable(values.sustainable),
+      sustainableSpansPerSecond: sustainable,
       bestLanes: {},
-      sustainableFrom: values.sustainable ? `--sustainable ${values.sustainable}` : undefined,
+      sustainableFrom: Object.fromEntries(
+        Object.keys(sustainable).map((kind) => [kind, `--sustainable ${values.sustainable}`]),
+      ),
     },
     quick: values.quick ?? false,
     databases: databases as DatabaseKind[],

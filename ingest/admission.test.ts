@@ -23,6 +23,21 @@ function working(admission: Admission, projectId: string, keyId?: string) {
   return { ticket, work };
 }
 
+/** One slot, a request measured at 2 s at work, and the next one at work now. */
+async function busyAfterTwoSeconds(): Promise<Admission> {
+  let now = 0;
+  const admission = new Admission(
+    admissionLimits(1, 100, { maxWaitMs: 5000, perProject: 100 }),
+    () => now,
+  );
+  const measured = working(admission, 'p');
+  await measured.work;
+  now += 2000;
+  measured.ticket.leave();
+  await working(admission, 'p').work;
+  return admission;
+}
+
 describe('Admission', () => {
   it('takes `concurrency` at work and `queue` more, and refuses the rest at once with Retry-After', async () => {
     const admission = new Admission(admissionLimits(1, 1, { perProject: 10 }));
@@ -76,18 +91,8 @@ describe('Admission', () => {
   });
 
   it('refuses at the door once the measured service time says a newcomer would wait too long', async () => {
-    let now = 0;
-    const admission = new Admission(
-      admissionLimits(1, 100, { maxWaitMs: 5000, perProject: 100 }),
-      () => now,
-    );
     // One request took 2 s at work: with one slot, the third one waiting would wait 6 s.
-    const measured = working(admission, 'p');
-    await measured.work;
-    now += 2000;
-    measured.ticket.leave();
-    const busy = working(admission, 'p');
-    await busy.work;
+    const admission = await busyAfterTwoSeconds();
     working(admission, 'p');
     working(admission, 'p');
     expect(admission.estimatedWaitMs()).toBe(6000);
@@ -95,17 +100,7 @@ describe('Admission', () => {
   });
 
   it('counts only requests waiting for work as ahead of a newcomer, not bodies still arriving', async () => {
-    let now = 0;
-    const admission = new Admission(
-      admissionLimits(1, 100, { maxWaitMs: 5000, perProject: 100 }),
-      () => now,
-    );
-    const measured = working(admission, 'p');
-    await measured.work;
-    now += 2000;
-    measured.ticket.leave();
-    const busy = working(admission, 'p');
-    await busy.work;
+    const admission = await busyAfterTwoSeconds();
     // Fifty exporters uploading: entered and admitted, their bodies not read yet.
     const uploading = Array.from({ length: 50 }, () => {
       const ticket = admission.enter();

@@ -33,6 +33,7 @@ import type { SpoolLimits } from './spool';
 import { SpoolWorkers } from './spool-worker';
 import type { HeldBack } from './spool-worker';
 import { validateSpans } from './validate';
+import type { ValidSpan } from './validate';
 
 const CAPTURES = path.join(import.meta.dirname, '..', 'conformance', 'captures');
 
@@ -292,14 +293,14 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     expect(await traceRunsOf(handle, spooled)).toEqual(await traceRunsOf(handle, direct));
   });
 
-  it('stores the spans the door decoded without reading the body back, and the others from their bodies', async () => {
-    const projectId = await ensureProject(handle.db, 'held');
-    const direct = await ensureProject(handle.db, 'held-direct');
-    const few = requests.slice(0, 6);
-    const spansOfRequest = few.map((r) => validateSpans(decodeOtlpBody(r.format, r.body)).spans);
-    // Room for the first two requests' spans only: the rest are spooled without theirs.
-    const room = spansOfRequest[0]!.length + spansOfRequest[1]!.length;
-    const door = new IngestSpool(() => handle.db, undefined, undefined, room);
+  /** Puts each request with its decoded spans (as the door does), and stores them directly too. */
+  async function putWithSpans(
+    door: IngestSpool,
+    projectId: string,
+    direct: string,
+    few: typeof requests,
+    spansOfRequest: ValidSpan[][],
+  ): Promise<void> {
     for (const [k, request] of few.entries()) {
       await ingestSpans(handle.db, direct, spansOfRequest[k]!);
       await door.put(projectId, {
@@ -308,17 +309,10 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
         spans: spansOfRequest[k],
       });
     }
-    const held = door.heldIds();
-    expect(held).toHaveLength(2);
-    // The held requests' bodies spoiled: only the held spans can store them.
-    await handle.db.execute(
-      sql`update ingest_spool set body = '\\xffff'::bytea where id = any(${`{${held.join(',')}}`}::bigint[])`,
-    );
-    // A claim told which it holds leaves those bodies out.
-    await handle.db.transaction(async (tx) => {
-      const claimed = await claimSpooled(tx, 10, { held });
-      expect(claimed.map((r) => r.body === null)).toEqual([true, true, false, false, false, false]);
-    });
+  }
+
+  /** One worker stores the spool until it is empty; the errors it reported. */
+  async function drainWith(door: IngestSpool): Promise<string[]> {
     const errors: string[] = [];
     const workers = new SpoolWorkers({
       db: () => handle.db,
@@ -330,6 +324,30 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     workers.start(50);
     await workers.drained();
     await workers.stop();
+    return errors;
+  }
+
+  it('stores the spans the door decoded without reading the body back, and the others from their bodies', async () => {
+    const projectId = await ensureProject(handle.db, 'held');
+    const direct = await ensureProject(handle.db, 'held-direct');
+    const few = requests.slice(0, 6);
+    const spansOfRequest = few.map((r) => validateSpans(decodeOtlpBody(r.format, r.body)).spans);
+    // Room for the first two requests' spans only: the rest are spooled without theirs.
+    const room = spansOfRequest[0]!.length + spansOfRequest[1]!.length;
+    const door = new IngestSpool(() => handle.db, undefined, undefined, room);
+    await putWithSpans(door, projectId, direct, few, spansOfRequest);
+    const held = door.heldIds();
+    expect(held).toHaveLength(2);
+    // The held requests' bodies spoiled: only the held spans can store them.
+    await handle.db.execute(
+      sql`update ingest_spool set body = '\\xffff'::bytea where id = any(${`{${held.join(',')}}`}::bigint[])`,
+    );
+    // A claim told which it holds leaves those bodies out.
+    await handle.db.transaction(async (tx) => {
+      const claimed = await claimSpooled(tx, 10, { held });
+      expect(claimed.map((r) => r.body === null)).toEqual([true, true, false, false, false, false]);
+    });
+    const errors = await drainWith(door);
     expect(errors).toEqual([]);
     expect(door.heldIds()).toEqual([]);
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, stuck: 0 });
@@ -342,14 +360,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     const few = requests.slice(0, 3);
     const spansOfRequest = few.map((r) => validateSpans(decodeOtlpBody(r.format, r.body)).spans);
     const door = new IngestSpool(() => handle.db);
-    for (const [k, request] of few.entries()) {
-      await ingestSpans(handle.db, direct, spansOfRequest[k]!);
-      await door.put(projectId, {
-        format: request.format,
-        body: request.body,
-        spans: spansOfRequest[k],
-      });
-    }
+    await putWithSpans(door, projectId, direct, few, spansOfRequest);
     expect(door.heldIds()).toHaveLength(few.length);
     // The race: a claim leaves the held bodies out, then (a recount that saw the spool empty,
     // say) the spans are let go before the worker reaches them.
@@ -360,17 +371,7 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
       door.release([id]);
       return heldSpans(id);
     };
-    const errors: string[] = [];
-    const workers = new SpoolWorkers({
-      db: () => handle.db,
-      spool: door,
-      workers: 1,
-      batch: handle.kind === 'pglite' ? 1 : 4,
-      onError: (message) => errors.push(message),
-    });
-    workers.start(50);
-    await workers.drained();
-    await workers.stop();
+    const errors = await drainWith(door);
     expect(lookups).toBe(few.length);
     expect(errors).toEqual([]);
     expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, stuck: 0 });

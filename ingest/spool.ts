@@ -18,9 +18,9 @@ export interface SpoolLimits {
   maxAgeMs: number;
 }
 
-// 2 GiB decoded is about 5 minutes of the workers' work on this machine's Postgres (1.1M spans
-// at 9,000 a second, 388 KB a 512-span batch), and a tenth of that on disk (bodies stay gzip): a
-// 60 s burst at 3 × that rate fits in it.
+// 2 GiB decoded is about 2.8M spans (387 KB a 512-span batch), 5 minutes of the workers' work at
+// this machine's 9,000 spans a second on Postgres, and a tenth of that on disk (bodies stay gzip):
+// what a 60 s burst at 3 × that rate leaves waiting (1.1M spans, about 830 MB) fits in it.
 export const DEFAULT_SPOOL_LIMITS: SpoolLimits = {
   maxRequests: 20_000,
   maxBytes: 2048 * 1024 * 1024,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pinPostgres, pinProcess, serverCpus } from '../shared/cpus';
 import { createBenchDatabase } from '../shared/databases';
 import { sampleRss } from '../shared/process-stats';
-import { row, targetRow } from '../shared/report';
+import { row, sustainableSource, targetRow } from '../shared/report';
 import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
 import { startBuiltServer, startInProcessServer } from '../shared/server';
 import { spoolEmpty } from '../shared/spool';
@@ -85,9 +85,9 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
       const rate = pinned !== null || !measured ? probedRate : measured;
       const rateSource =
         pinned !== null
-          ? `a probe on the server's CPUs (${pinned}), acknowledged to stored${measured ? `; ${options.shared.sustainableFrom ?? 'the ingest part'}, with every core: ${Math.round(measured)}` : ''}`
+          ? `a probe on the server's CPUs (${pinned}), acknowledged to stored${measured ? `; ${sustainableSource(options.shared, kind)}, with every core: ${Math.round(measured)}` : ''}`
           : measured
-            ? (options.shared.sustainableFrom ?? 'the ingest part')
+            ? sustainableSource(options.shared, kind)
             : 'a short probe, acknowledged to stored';
       // The probe's spans are not the burst's: stored before it starts, and not counted in it.
       const before = probed.acked;

@@ -79,7 +79,7 @@ export async function run(options: BenchOptions): Promise<BenchSection> {
   for (const kind of options.databases) {
     const result = await measureKind(kind, options);
     options.shared.sustainableSpansPerSecond[kind] = result.best.spansPerSecond;
-    delete options.shared.sustainableFrom;
+    delete options.shared.sustainableFrom?.[kind];
     options.shared.bestLanes[kind] = result.best.lanes;
     results.push(result);
   }

@@ -7,6 +7,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type * as Http from 'node:http';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { loadOtlpTypes } from '../../ingest/otlp/fixtures/otlp-trace-proto';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import type {
   ClosedLoopCommand,
@@ -24,6 +25,7 @@ let refused = 0;
 let refusedWithoutRetryAfter = 0;
 // Why the server refused: the message of each 429/503 body, numbers folded to N.
 const refusalReasons = new Map<string, number>();
+const { rpcStatus } = loadOtlpTypes();
 
 function noteRefusalReason(body: Buffer): void {
   const reason = refusalMessage(body)
@@ -33,39 +35,21 @@ function noteRefusalReason(body: Buffer): void {
   refusalReasons.set(reason, (refusalReasons.get(reason) ?? 0) + 1);
 }
 
-/** The message of a refusal: a JSON error body's, or a protobuf google.rpc.Status's field 2. */
+/** The message of a refusal: a JSON error body's, or a protobuf google.rpc.Status's. */
 function refusalMessage(body: Buffer): string {
-  if (body[0] === 0x7b) {
-    try {
+  try {
+    if (body[0] === 0x7b) {
       const parsed = JSON.parse(body.toString('utf8')) as {
         message?: string;
         error?: { message?: string };
       };
       return parsed.message ?? parsed.error?.message ?? '(no message)';
-    } catch {
-      return '(unreadable JSON)';
     }
+    const status = rpcStatus.toObject(rpcStatus.decode(body)) as { message?: string };
+    return status.message ?? '(no message)';
+  } catch {
+    return '(unreadable)';
   }
-  let at = 0;
-  const varint = (): number => {
-    let value = 0;
-    for (let shift = 0; at < body.length; shift += 7) {
-      const byte = body[at++] ?? 0;
-      value += (byte & 0x7f) * 2 ** shift;
-      if (byte < 0x80) break;
-    }
-    return value;
-  };
-  while (at < body.length) {
-    const tag = varint();
-    if ((tag & 7) === 0) varint();
-    else if ((tag & 7) === 2) {
-      const length = varint();
-      if (tag >> 3 === 2) return body.toString('utf8', at, at + length);
-      at += length;
-    } else break;
-  }
-  return '(no message)';
 }
 
 // The exporter loads `http` when it first sends; wrap its request() before that, so every

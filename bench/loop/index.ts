@@ -9,7 +9,7 @@ import { remoteGuard } from '../../kit/remote-guard';
 import { createSender } from '../../e2e/support/otel';
 import type { Sender } from '../../e2e/support/otel';
 import { createBenchDatabase } from '../shared/databases';
-import { row, targetRow } from '../shared/report';
+import { row, sustainableSource, targetRow } from '../shared/report';
 import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
 import { startBuiltServer, startInProcessServer } from '../shared/server';
 import type { BenchServer } from '../shared/server';
@@ -69,9 +69,7 @@ async function measure(kind: DatabaseKind, options: BenchOptions): Promise<LoopR
     const run = generator.run.bind(generator);
     const measured = options.shared.sustainableSpansPerSecond[kind];
     const sustainable = measured ?? (await probe(server, run, options)).rate;
-    const rateSource = measured
-      ? (options.shared.sustainableFrom ?? 'the ingest part')
-      : 'a short probe';
+    const rateSource = measured ? sustainableSource(options.shared, kind) : 'a short probe';
     const results: LoopResult[] = [];
     for (const share of options.loopRates) {
       const rate = sustainable * share;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createBenchDatabase } from '../shared/databases';
 import { sampleRss } from '../shared/process-stats';
 import { spoolEmpty } from '../shared/spool';
-import { row, targetRow } from '../shared/report';
+import { row, sustainableSource, targetRow } from '../shared/report';
 import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
 import { startBuiltServer, startInProcessServer } from '../shared/server';
 import type { BenchServer } from '../shared/server';
@@ -63,9 +63,7 @@ async function overload(kind: DatabaseKind, options: BenchOptions): Promise<Over
       const run = generator.run.bind(generator);
       const measured = options.shared.sustainableSpansPerSecond[kind];
       const rate = measured ?? (await probeRate(server, run, options));
-      const rateSource = measured
-        ? (options.shared.sustainableFrom ?? 'the ingest part')
-        : 'a short probe';
+      const rateSource = measured ? sustainableSource(options.shared, kind) : 'a short probe';
       log(`sustainable ${Math.round(rate)} spans/s (from ${rateSource})`);
 
       const open = (spansPerSecond: number, durationMs: number, file: string) =>

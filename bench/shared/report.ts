@@ -25,8 +25,13 @@ export interface SharedResults {
   sustainableSpansPerSecond: Partial<Record<DatabaseKind, number>>;
   /** Exporters in flight at the best throughput. */
   bestLanes: Partial<Record<DatabaseKind, number>>;
-  /** Where the sustainable rates came from, when not from this run's ingest part. */
-  sustainableFrom?: string;
+  /** Where a database's sustainable rate came from, when not from this run's ingest part. */
+  sustainableFrom?: Partial<Record<DatabaseKind, string>>;
+}
+
+/** Where the sustainable rate a part drives `kind` at came from, for its notes. */
+export function sustainableSource(shared: SharedResults, kind: DatabaseKind): string {
+  return shared.sustainableFrom?.[kind] ?? 'the ingest part';
 }
 
 export interface BenchOptions {
