@@ -145,4 +145,41 @@ describe('Admission', () => {
     b.leave(); // twice: freed once
     expect(admission.bodyBytesHeld).toBe(0);
   });
+
+  it('reports what it holds: requests in flight, at work and waiting for work, body bytes, crowded', async () => {
+    const admission = new Admission(admissionLimits(1, 3, { bodyBytes: 1000 }));
+    expect(admission.state()).toEqual({
+      inFlight: 0,
+      atWork: 0,
+      waitingForWork: 0,
+      bodyBytesHeld: 0,
+      crowded: false,
+    });
+    const first = working(admission, 'p');
+    await first.work;
+    first.ticket.hold(300);
+    const uploading = admission.enter();
+    uploading.admit(scope('p'));
+    expect(admission.state()).toEqual({
+      inFlight: 2,
+      atWork: 1,
+      waitingForWork: 0,
+      bodyBytesHeld: 300,
+      crowded: false,
+    });
+    const waiting = working(admission, 'p');
+    uploading.hold(300);
+    expect(admission.state()).toEqual({
+      inFlight: 3,
+      atWork: 1,
+      waitingForWork: 1,
+      bodyBytesHeld: 600,
+      crowded: true,
+    });
+    first.ticket.leave();
+    await waiting.work;
+    waiting.ticket.leave();
+    uploading.leave();
+    expect(admission.state()).toMatchObject({ inFlight: 0, atWork: 0, bodyBytesHeld: 0 });
+  });
 });

@@ -22,6 +22,18 @@ export interface AdmissionLimits {
   bodyBytes: number;
 }
 
+export interface AdmissionState {
+  /** Requests entered and not finished: being read, waiting for work, or at work. */
+  inFlight: number;
+  atWork: number;
+  /** Requests whose body has arrived, waiting for a place at work. */
+  waitingForWork: number;
+  /** Bytes of request bodies held, as sent. */
+  bodyBytesHeld: number;
+  /** Past half the places or half the body bound: slow bodies are cut for their pace. */
+  crowded: boolean;
+}
+
 export interface AdmissionScope {
   projectId: string;
   keyId: string;
@@ -96,6 +108,17 @@ export class Admission {
   /** Bytes of request bodies held now. */
   get bodyBytesHeld(): number {
     return this.heldBytes;
+  }
+
+  /** What the door holds now, as /api/health reports it. */
+  state(): AdmissionState {
+    return {
+      inFlight: this.tickets,
+      atWork: this.active,
+      waitingForWork: this.waiting.length,
+      bodyBytesHeld: this.heldBytes,
+      crowded: this.crowded(),
+    };
   }
 
   /**

@@ -71,6 +71,12 @@ describe.each(TEST_DATABASE_KINDS)('slow bodies on %s', (kind) => {
     const slow = Array.from({ length: concurrency + queue }, () => trickle(server, server.key));
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
+      // Health shows the door crowded by the trickles, none of them at work.
+      const door = ((await (await fetch(`${server.url}/api/health`)).json()) as { ingest: unknown })
+        .ingest;
+      expect(door).toMatchObject({ atWork: 0, waitingForWork: 0, crowded: true });
+      // Every place but one: a key may not take the last (admission.ts `admissionLimits`).
+      expect((door as { inFlight: number }).inFlight).toBe(concurrency + queue - 1);
       const other = await server.newProject(`other-${kind}`);
       const started = Date.now();
       const served = await post(server, other.key, spanBatch(50).body);
@@ -94,6 +100,13 @@ describe.each(TEST_DATABASE_KINDS)('slow bodies on %s', (kind) => {
       );
       expect(cutForPace.length).toBeGreaterThan(0);
       expect((await post(server, server.key, spanBatch(50).body)).status).toBe(200);
+      await expect
+        .poll(
+          async () =>
+            ((await (await fetch(`${server.url}/api/health`)).json()) as { ingest: unknown })
+              .ingest,
+        )
+        .toEqual({ inFlight: 0, atWork: 0, waitingForWork: 0, bodyBytesHeld: 0, crowded: false });
     } finally {
       for (const s of slow) s.stop();
     }

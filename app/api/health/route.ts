@@ -30,6 +30,7 @@ export async function GET(): Promise<Response> {
           // Projects whose requests wait for their derivation to catch up (null: every project's).
           heldBack: held.everyone ? null : held.projects.length,
         },
+        ingest: runtime.admission.state(),
       },
       { headers },
     );
