@@ -12,7 +12,7 @@ import { sampleRss } from '../shared/process-stats';
 import { row, sustainableSource, targetRow } from '../shared/report';
 import type { BenchOptions, BenchRow, BenchSection, DatabaseKind } from '../shared/report';
 import { startBuiltServer, startInProcessServer } from '../shared/server';
-import { spoolEmpty } from '../shared/spool';
+import { allDerived, pipelineLook, spoolEmpty } from '../shared/spool';
 import { BATCH_SIZE, STEPS_PER_RUN } from '../ingest/index';
 import { startLoadGenerator } from '../ingest/load-driver';
 import type { LoadGenerator } from '../ingest/load-driver';
@@ -22,6 +22,8 @@ import { probe } from '../overload/index';
 const FACTOR = 3;
 const EXPORTERS = 16;
 const SIZES = { full: { burstMs: 60_000 }, quick: { burstMs: 1000 } };
+/** The server's LOOPSCOPE_DERIVE_BACKLOG (it inherits this environment): the workers' hold-back. */
+const DERIVE_BACKLOG = Number(process.env.LOOPSCOPE_DERIVE_BACKLOG ?? 1000);
 
 interface BurstResult {
   kind: DatabaseKind;
@@ -33,6 +35,8 @@ interface BurstResult {
   steadyRssMb: number;
   /** From the end of the offered burst until the spool was empty (every acknowledged span stored). */
   visibleAfterMs: number;
+  /** From the end of the offered burst until every run was derived as well. */
+  derivedAfterMs: number;
   peakBacklog: number;
   /** How far derivation fell behind, and how long it held the spool's workers back. */
   derivation: string;
@@ -74,21 +78,28 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
       const run = generator.run.bind(generator);
       const measured = options.shared.sustainableSpansPerSecond[kind];
       // A short closed-loop probe: the server's steady RSS, and the sustainable rate, what was
-      // stored per second until its spool was empty (acknowledged alone would be the door's
-      // rate). Pinned, the probe's rate is the one: the ingest part's had every core.
+      // stored and derived per second until the spool was empty and every run derived
+      // (acknowledged alone would be the door's rate; stored alone leaves derivation behind,
+      // which then holds the spool back in the burst). As the ingest part's sustainable level,
+      // it is what the whole pipeline keeps up with. Pinned, the probe's rate is the one: the
+      // ingest part's had every core.
       const probeStart = Date.now();
       const steadyRss = sampleRss(server.pid, 50);
       const probed = await probe(server, run, options);
+      const probeAckedAt = Date.now();
       const probeStored = await spoolEmpty(server.url);
+      const probeDerived = await allDerived(server.url);
+      const probePhases = `the probe: ${probed.acked} spans acknowledged in ${((probeAckedAt - probeStart) / 1000).toFixed(1)} s, stored after ${((probeStored.at - probeStart) / 1000).toFixed(1)} s, derived after ${((probeDerived - probeStart) / 1000).toFixed(1)} s`;
+      log(probePhases);
       const steadyRssMb = steadyRss.stop().peakMb;
-      const probedRate = (probed.acked * 1000) / Math.max(1, probeStored.at - probeStart);
+      const probedRate = (probed.acked * 1000) / Math.max(1, probeDerived - probeStart);
       const rate = pinned !== null || !measured ? probedRate : measured;
       const rateSource =
         pinned !== null
-          ? `a probe on the server's CPUs (${pinned}), acknowledged to stored${measured ? `; ${sustainableSource(options.shared, kind)}, with every core: ${Math.round(measured)}` : ''}`
+          ? `a probe on the server's CPUs (${pinned}), acknowledged to stored and derived${measured ? `; ${sustainableSource(options.shared, kind)}, with every core: ${Math.round(measured)}` : ''}`
           : measured
             ? sustainableSource(options.shared, kind)
-            : 'a short probe, acknowledged to stored';
+            : 'a short probe, acknowledged to stored and derived';
       // The probe's spans are not the burst's: stored before it starts, and not counted in it.
       const before = probed.acked;
       log(`sustainable ${Math.round(rate)} spans/s (from ${rateSource}); offering ${FACTOR}×`);
@@ -96,7 +107,8 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
       const rss = sampleRss(server.pid, 50);
       let peakBacklog = 0;
       let peakPendingRuns = 0;
-      // Past LOOPSCOPE_DERIVE_BACKLOG (1,000) runs waiting, the workers leave the spool alone.
+      // Past LOOPSCOPE_DERIVE_BACKLOG runs waiting, the workers leave the spool alone (the
+      // server inherits this environment).
       let looksHeldBack = 0;
       let looksAfter = 0;
       const startedAt = Date.now();
@@ -105,7 +117,7 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
         peakPendingRuns = Math.max(peakPendingRuns, look.pendingRuns);
         if (Date.now() < startedAt + burstMs || look.requests === 0) return;
         looksAfter++;
-        if (look.pendingRuns > 1000) looksHeldBack++;
+        if (look.pendingRuns > DERIVE_BACKLOG) looksHeldBack++;
       });
       const result = await run({
         type: 'open',
@@ -120,14 +132,16 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
       });
       const offeredUntil = startedAt + result.windowMs;
       const empty = await spoolEmpty(server.url);
+      const derivedAt = await allDerived(server.url);
       watching.stop();
       const peakRssMb = rss.stop().peakMb;
       peakBacklog = Math.max(peakBacklog, empty.peakRequests);
       const visibleAfterMs = Math.max(0, empty.at - offeredUntil);
+      const derivedAfterMs = Math.max(0, derivedAt - offeredUntil);
       log(
         `HTTP ${JSON.stringify(result.httpStatuses)}; peak backlog ${peakBacklog} requests; all stored ${(visibleAfterMs / 1000).toFixed(1)} s after the burst`,
       );
-      const derivation = `runs waiting to be derived at most ${peakPendingRuns}; while the spool was worked off after the burst, over 1,000 (its workers holding back) in ${looksAfter === 0 ? 0 : Math.round((100 * looksHeldBack) / looksAfter)} % of ${looksAfter} looks`;
+      const derivation = `runs waiting to be derived at most ${peakPendingRuns}; every run derived ${(derivedAfterMs / 1000).toFixed(1)} s after the offering ended; while the spool was worked off after the burst, over ${DERIVE_BACKLOG.toLocaleString('en-US')} (its workers holding back) in ${looksAfter === 0 ? 0 : Math.round((100 * looksHeldBack) / looksAfter)} % of ${looksAfter} looks`;
       log(derivation);
       await server.stop();
 
@@ -145,8 +159,9 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
         peakRssMb,
         steadyRssMb,
         visibleAfterMs,
+        derivedAfterMs,
         peakBacklog,
-        derivation,
+        derivation: `${probePhases}; ${derivation}`,
         generatorCpu: generator.cpu,
         acked: acked.length,
         ackedMissing,
@@ -164,33 +179,22 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
   }
 }
 
-/** The spool's backlog and the runs waiting to be derived, as /api/health reports them. */
-interface BacklogLook {
-  requests: number;
-  pendingRuns: number;
-}
-
+/** Looks at the spool's backlog and the runs waiting to be derived every 250 ms. */
 function watchBacklog(url: string, seen: (look: BacklogLook) => void): { stop(): void } {
   let stopped = false;
   void (async () => {
     while (!stopped) {
-      try {
-        const response = await fetch(`${url}/api/health`);
-        if (response.ok) {
-          const body = (await response.json()) as {
-            spool?: { requests?: number };
-            pendingRuns?: number;
-          };
-          if (typeof body.spool?.requests === 'number')
-            seen({ requests: body.spool.requests, pendingRuns: body.pendingRuns ?? 0 });
-        }
-      } catch {
-        // the next look
-      }
+      const look = await pipelineLook(url);
+      if (look) seen({ requests: look.spool.requests, pendingRuns: look.pendingRuns });
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
   return { stop: () => (stopped = true) };
+}
+
+interface BacklogLook {
+  requests: number;
+  pendingRuns: number;
 }
 
 function section(results: BurstResult[], options: BenchOptions): BenchSection {
@@ -235,6 +239,11 @@ function section(results: BurstResult[], options: BenchOptions): BenchSection {
         { atMost: 2 },
       ),
       row(
+        `${k}: burst, every run derived after the burst ÷ its length`,
+        r.derivedAfterMs / b.windowMs,
+        '×',
+      ),
+      row(
         `${k}: server RSS peak, steady (the probe) / burst`,
         `${Math.round(r.steadyRssMb)} / ${Math.round(r.peakRssMb)}`,
         'MB',
@@ -264,7 +273,7 @@ function section(results: BurstResult[], options: BenchOptions): BenchSection {
     );
   }
   notes.push(
-    `Open loop from a separate process: ${EXPORTERS} OTLP/protobuf exporters (gzip, batches of ${BATCH_SIZE}, timeout 30 s, retrying 429/503 after Retry-After) at ${FACTOR}× the sustainable rate for ${burstMs / 1000} s; "stored after the burst" is from the end of the offering until /api/health reports the spool empty; spans counted in the database after the server stopped.`,
+    `Open loop from a separate process: ${EXPORTERS} OTLP/protobuf exporters (gzip, batches of ${BATCH_SIZE}, timeout 30 s, retrying 429/503 after Retry-After) at ${FACTOR}× the sustainable rate for ${burstMs / 1000} s; "stored after the burst" is from the end of the offering until /api/health reports the spool empty, "derived" until it also reports no run waiting to be derived; the sustainable rate is the probe's spans ÷ the time from its start until both; spans counted in the database after the server stopped.`,
   );
   return { title: `Burst (${FACTOR}× the sustainable rate for ${burstMs / 1000} s)`, rows, notes };
 }

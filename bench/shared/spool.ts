@@ -10,13 +10,37 @@ export interface SpoolBacklog {
 }
 
 export async function spoolBacklog(url: string): Promise<SpoolBacklog | null> {
+  return (await pipelineLook(url))?.spool ?? null;
+}
+
+/** The spool's backlog and the runs waiting to be derived, or null while health does not answer. */
+export async function pipelineLook(
+  url: string,
+): Promise<{ spool: SpoolBacklog; pendingRuns: number } | null> {
   try {
     const response = await fetch(`${url}/api/health`);
     if (response.status !== 200) return null;
-    return ((await response.json()) as { spool?: SpoolBacklog }).spool ?? null;
+    const body = (await response.json()) as { spool?: SpoolBacklog; pendingRuns?: number };
+    return body.spool ? { spool: body.spool, pendingRuns: body.pendingRuns ?? 0 } : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Resolves at Date.now() when every run with stored spans has been derived too (after the spool
+ * is empty): the whole pipeline has caught up, steps and verdicts included.
+ */
+export async function allDerived(url: string, timeoutMs = 600_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const look = await pipelineLook(url);
+    if (look && look.spool.requests - look.spool.stuck === 0 && look.pendingRuns === 0) {
+      return Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`derivation did not catch up in ${timeoutMs / 1000} s`);
 }
 
 /** Resolves at Date.now() when the spool holds nothing but stuck requests; the peak seen. */
