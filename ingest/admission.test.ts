@@ -44,12 +44,12 @@ describe('Admission', () => {
     const first = working(admission, 'p');
     await first.work;
     const second = working(admission, 'p');
-    expect(admission.inFlight).toBe(2);
+    expect(admission.state().inFlight).toBe(2);
     expect(refusal(() => admission.enter())).toEqual(['rate_limited', 1]);
     first.ticket.leave();
     await second.work; // the queued request gets the slot
     second.ticket.leave();
-    expect(admission.inFlight).toBe(0);
+    expect(admission.state().inFlight).toBe(0);
     expect(refusal(() => admission.enter().leave())).toBeNull();
   });
 
@@ -66,10 +66,10 @@ describe('Admission', () => {
     expect(refusal(() => fourth.admit(scope('greedy')))).toEqual(['rate_limited', 1]);
     fourth.leave();
     const other = working(admission, 'other');
-    expect(admission.inFlight).toBe(6);
+    expect(admission.state().inFlight).toBe(6);
     other.ticket.leave();
     for (const ticket of tickets) ticket.leave();
-    expect(admission.inFlight).toBe(0);
+    expect(admission.state().inFlight).toBe(0);
   });
 
   it('gives one key at most its share within a project', () => {
@@ -87,7 +87,7 @@ describe('Admission', () => {
     const late = working(admission, 'b');
     await expect(late.work).rejects.toMatchObject({ code: 'rate_limited' });
     late.ticket.leave();
-    expect(admission.inFlight).toBe(1);
+    expect(admission.state().inFlight).toBe(1);
   });
 
   it('refuses at the door once the measured service time says a newcomer would wait too long', async () => {
@@ -125,7 +125,7 @@ describe('Admission', () => {
     setTimeout(() => first.ticket.leave(), 40);
     await expect(waited).resolves.toBeUndefined();
     slowUpload.leave();
-    expect(admission.inFlight).toBe(0);
+    expect(admission.state().inFlight).toBe(0);
   });
 
   it('bounds the bytes of bodies held, refusing the chunk past it with Retry-After, and frees them on leave', () => {
@@ -136,14 +136,14 @@ describe('Admission', () => {
     const b = admission.enter();
     b.admit(scope('q'));
     b.hold(400);
-    expect(admission.bodyBytesHeld).toBe(1000);
+    expect(admission.state().bodyBytesHeld).toBe(1000);
     expect(refusal(() => b.hold(1))).toEqual(['rate_limited', 1]);
     a.leave();
-    expect(admission.bodyBytesHeld).toBe(400);
+    expect(admission.state().bodyBytesHeld).toBe(400);
     expect(refusal(() => b.hold(600))).toBeNull();
     b.leave();
     b.leave(); // twice: freed once
-    expect(admission.bodyBytesHeld).toBe(0);
+    expect(admission.state().bodyBytesHeld).toBe(0);
   });
 
   it('reports what it holds: requests in flight, at work and waiting for work, body bytes, crowded', async () => {

@@ -91,11 +91,6 @@ export class Admission {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Requests entered and not yet finished (waiting or at work). */
-  get inFlight(): number {
-    return this.tickets;
-  }
-
   /**
    * Past half its places or half its bound of bodies held: room is running short, and a body
    * arriving slower than the minimum pace is cut (read-body.ts) rather than let hold its place.
@@ -103,11 +98,6 @@ export class Admission {
   crowded(): boolean {
     const { concurrency, queue, bodyBytes } = this.limits;
     return 2 * this.tickets > concurrency + queue || 2 * this.heldBytes > bodyBytes;
-  }
-
-  /** Bytes of request bodies held now. */
-  get bodyBytesHeld(): number {
-    return this.heldBytes;
   }
 
   /** What the door holds now, as /api/health reports it. */

@@ -123,8 +123,8 @@ describe('exportTraces: a body that comes too slowly', () => {
     expect(error?.message).toMatch(
       /^ingest holds 600 bytes of request bodies, its bound is 1000 bytes; retry after 1 s$/,
     );
-    expect(admission.bodyBytesHeld).toBe(0);
-    expect(admission.inFlight).toBe(0);
+    expect(admission.state().bodyBytesHeld).toBe(0);
+    expect(admission.state().inFlight).toBe(0);
   });
 });
 
@@ -151,11 +151,11 @@ describe('exportTraces: a gzip body', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     // Read whole, holding its four bytes as sent, and not yet inflated: still waiting.
     expect(settled).toBeUndefined();
-    expect(admission.bodyBytesHeld).toBe(4);
+    expect(admission.state().bodyBytesHeld).toBe(4);
     holder.leave();
     await answer;
     expect(settled?.status).toBe(400);
-    expect(admission.inFlight).toBe(0);
+    expect(admission.state().inFlight).toBe(0);
   });
 });
 

@@ -46,6 +46,11 @@ const post = (server: TestServer, key: string, body: string) =>
     body,
   });
 
+/** The door as /api/health reports it. */
+async function doorState(server: TestServer): Promise<unknown> {
+  return ((await (await fetch(`${server.url}/api/health`)).json()) as { ingest: unknown }).ingest;
+}
+
 // Tight admission (the built server's defaults before the spool): every place can be taken by one
 // key's slow bodies, which is what this checks.
 const LIMITS = { pglite: [2, 4], postgres: [8, 16] } as const;
@@ -72,8 +77,7 @@ describe.each(TEST_DATABASE_KINDS)('slow bodies on %s', (kind) => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
       // Health shows the door crowded by the trickles, none of them at work.
-      const door = ((await (await fetch(`${server.url}/api/health`)).json()) as { ingest: unknown })
-        .ingest;
+      const door = await doorState(server);
       expect(door).toMatchObject({ atWork: 0, waitingForWork: 0, crowded: true });
       // Every place but one: a key may not take the last (admission.ts `admissionLimits`).
       expect((door as { inFlight: number }).inFlight).toBe(concurrency + queue - 1);
@@ -101,11 +105,7 @@ describe.each(TEST_DATABASE_KINDS)('slow bodies on %s', (kind) => {
       expect(cutForPace.length).toBeGreaterThan(0);
       expect((await post(server, server.key, spanBatch(50).body)).status).toBe(200);
       await expect
-        .poll(
-          async () =>
-            ((await (await fetch(`${server.url}/api/health`)).json()) as { ingest: unknown })
-              .ingest,
-        )
+        .poll(() => doorState(server))
         .toEqual({ inFlight: 0, atWork: 0, waitingForWork: 0, bodyBytesHeld: 0, crowded: false });
     } finally {
       for (const s of slow) s.stop();

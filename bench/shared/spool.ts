@@ -32,15 +32,13 @@ export async function pipelineLook(
  * is empty): the whole pipeline has caught up, steps and verdicts included.
  */
 export async function allDerived(url: string, timeoutMs = 600_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const look = await pipelineLook(url);
-    if (look && look.spool.requests - look.spool.stuck === 0 && look.pendingRuns === 0) {
-      return Date.now();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`derivation did not catch up in ${timeoutMs / 1000} s`);
+  const done = await lookUntil(
+    url,
+    timeoutMs,
+    (look) => look.spool.requests - look.spool.stuck === 0 && look.pendingRuns === 0,
+  );
+  if (done === null) throw new Error(`derivation did not catch up in ${timeoutMs / 1000} s`);
+  return done;
 }
 
 /** Resolves at Date.now() when the spool holds nothing but stuck requests; the peak seen. */
@@ -48,15 +46,26 @@ export async function spoolEmpty(
   url: string,
   timeoutMs = 600_000,
 ): Promise<{ at: number; peakRequests: number }> {
-  const deadline = Date.now() + timeoutMs;
   let peakRequests = 0;
+  const at = await lookUntil(url, timeoutMs, ({ spool }) => {
+    peakRequests = Math.max(peakRequests, spool.requests);
+    return spool.requests - spool.stuck === 0;
+  });
+  if (at === null) throw new Error(`the spool did not empty in ${timeoutMs / 1000} s`);
+  return { at, peakRequests };
+}
+
+/** Looks at health every 50 ms until `done`: Date.now() then, or null past `timeoutMs`. */
+async function lookUntil(
+  url: string,
+  timeoutMs: number,
+  done: (look: { spool: SpoolBacklog; pendingRuns: number }) => boolean,
+): Promise<number | null> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const backlog = await spoolBacklog(url);
-    if (backlog) {
-      peakRequests = Math.max(peakRequests, backlog.requests);
-      if (backlog.requests - backlog.stuck === 0) return { at: Date.now(), peakRequests };
-    }
+    const look = await pipelineLook(url);
+    if (look && done(look)) return Date.now();
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`the spool did not empty in ${timeoutMs / 1000} s`);
+  return null;
 }
