@@ -7,6 +7,7 @@ import { countDirtyRuns } from '../db/write/dirty-runs';
 import { deriveMarkedRuns } from './derive-marked-runs';
 import type { DeriveContext } from './derive-runs';
 import { RepeatingPass } from '../lib/repeating-pass';
+import { DeriveBatchSize } from './derive-batch-size';
 
 /**
  * The background deriver: runs whenever kicked (after each ingest commit) and every `pollMs`
@@ -16,11 +17,14 @@ import { RepeatingPass } from '../lib/repeating-pass';
 export class Deriver extends RepeatingPass {
   /** Due marked runs waiting per project, as last counted. */
   private waiting = new Map<string, number>();
+  private readonly batch = new DeriveBatchSize();
 
   constructor(
     private readonly db: () => Database | null,
     private readonly context: () => DeriveContext,
     private readonly onError: (error: unknown) => void,
+    /** Whether batches are sized to a duration (derive-batch-size.ts), else the most runs. */
+    private readonly sizesBatches: () => boolean,
   ) {
     super();
   }
@@ -54,12 +58,17 @@ export class Deriver extends RepeatingPass {
     try {
       do {
         this.waiting = await countDirtyRuns(db);
-      } while (
-        this.backlog > 0 &&
-        (await withConflictRetry(() => deriveMarkedRuns(db, this.context()))) > 0
-      );
+      } while (this.backlog > 0 && (await this.deriveBatch(db)) > 0);
     } catch (error) {
       this.onError(error);
     }
+  }
+
+  private async deriveBatch(db: Database): Promise<number> {
+    const started = performance.now();
+    const limit = this.sizesBatches() ? this.batch.next(this.backlog) : DeriveBatchSize.MAX;
+    const derived = await withConflictRetry(() => deriveMarkedRuns(db, this.context(), limit));
+    this.batch.took(derived, performance.now() - started);
+    return derived;
   }
 }

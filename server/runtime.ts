@@ -110,6 +110,9 @@ export function createDeriver(runtime: () => Runtime): Deriver {
     },
     () => deriveContext(runtime()),
     (error) => runtime().log(`deriving runs failed: ${describeError(error)}`),
+    // PGlite's one connection runs one transaction at a time: no batch holds marks anyone waits
+    // on, and shorter batches only add their overhead (derive/derive-batch-size.ts).
+    () => runtime().handle?.kind === 'postgres',
   );
 }
 
