@@ -27,31 +27,16 @@ export const PARTS = [
 ] as const;
 export type PartName = (typeof PARTS)[number];
 
-const LOADERS: Record<PartName, () => Promise<BenchPart | null>> = {
+const LOADERS: Record<PartName, () => Promise<BenchPart>> = {
   ingest: () => import('./ingest/index'),
   decode: () => import('./decode/index'),
   overload: () => import('./overload/index'),
   burst: () => import('./burst/index'),
   loop: () => import('./loop/index'),
-  // Parts 3 and 4 plug in here: bench/reads/index.ts and bench/trajectory/index.ts, each
-  // exporting `async function run(options: BenchOptions): Promise<BenchSection>`. Until a file
-  // exists its part reports that it is not there yet.
-  reads: () => optionalPart('./reads/index.ts'),
-  trajectory: () => optionalPart('./trajectory/index.ts'),
+  reads: () => import('./reads/index'),
+  trajectory: () => import('./trajectory/index'),
   retention: () => import('./retention/index'),
 };
-
-/** A part's module, or null while its file does not exist. */
-export async function optionalPart(relative: string): Promise<BenchPart | null> {
-  const url = new URL(relative, import.meta.url);
-  try {
-    return (await import(url.href)) as BenchPart;
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND';
-    if (missing && String((error as Error).message).includes(fileURLToPath(url))) return null;
-    throw error;
-  }
-}
 
 /** Runs the parts one after another; a part that fails becomes a section saying so. */
 export async function runParts(
@@ -64,14 +49,6 @@ export async function runParts(
     options.log(`${name}: starting`);
     try {
       const part = await LOADERS[name]();
-      if (!part) {
-        sections.push({
-          title: name,
-          rows: [],
-          notes: [`bench/${name}/index.ts is not there yet.`],
-        });
-        continue;
-      }
       const result = await part.run(options);
       sections.push(...(Array.isArray(result) ? result : [result]));
     } catch (error) {
