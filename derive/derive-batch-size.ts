@@ -8,7 +8,7 @@
 // deriver keeps up, up to 200 runs once far behind, when reads are behind anyway and throughput
 // is what brings them back. On Postgres only: on PGlite, whose one connection runs one
 // transaction at a time, the same sizing made time to visible at the sustainable rate six times
-// longer (p99 5.6 s against 0.93 s with batches of 200), its shorter batches' overhead taking
+// longer (p99 5.6 s against 0.93 s with batches of 200, one run each), its shorter batches' overhead taking
 // the single engine's time.
 
 /** Sizes each derivation batch from the time runs took so far and the backlog now. */

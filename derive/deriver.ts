@@ -65,9 +65,11 @@ export class Deriver extends RepeatingPass {
   }
 
   private async deriveBatch(db: Database): Promise<number> {
+    const derive = (limit: number) =>
+      withConflictRetry(() => deriveMarkedRuns(db, this.context(), limit));
+    if (!this.sizesBatches()) return derive(DeriveBatchSize.MAX);
     const started = performance.now();
-    const limit = this.sizesBatches() ? this.batch.next(this.backlog) : DeriveBatchSize.MAX;
-    const derived = await withConflictRetry(() => deriveMarkedRuns(db, this.context(), limit));
+    const derived = await derive(this.batch.next(this.backlog));
     this.batch.took(derived, performance.now() - started);
     return derived;
   }

@@ -9,14 +9,14 @@ export interface SpoolBacklog {
   stuck: number;
 }
 
-export async function spoolBacklog(url: string): Promise<SpoolBacklog | null> {
-  return (await pipelineLook(url))?.spool ?? null;
+/** The spool's backlog and the runs waiting to be derived. */
+export interface PipelineLook {
+  spool: SpoolBacklog;
+  pendingRuns: number;
 }
 
-/** The spool's backlog and the runs waiting to be derived, or null while health does not answer. */
-export async function pipelineLook(
-  url: string,
-): Promise<{ spool: SpoolBacklog; pendingRuns: number } | null> {
+/** The pipeline as health reports it, or null while health does not answer. */
+export async function pipelineLook(url: string): Promise<PipelineLook | null> {
   try {
     const response = await fetch(`${url}/api/health`);
     if (response.status !== 200) return null;
@@ -59,7 +59,7 @@ export async function spoolEmpty(
 async function lookUntil(
   url: string,
   timeoutMs: number,
-  done: (look: { spool: SpoolBacklog; pendingRuns: number }) => boolean,
+  done: (look: PipelineLook) => boolean,
 ): Promise<number | null> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
