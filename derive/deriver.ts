@@ -17,14 +17,13 @@ import { DeriveBatchSize } from './derive-batch-size';
 export class Deriver extends RepeatingPass {
   /** Due marked runs waiting per project, as last counted. */
   private waiting = new Map<string, number>();
-  private readonly batch = new DeriveBatchSize();
-
   constructor(
     private readonly db: () => Database | null,
     private readonly context: () => DeriveContext,
     private readonly onError: (error: unknown) => void,
     /** Whether batches are sized to a duration (derive-batch-size.ts), else the most runs. */
     private readonly sizesBatches: () => boolean,
+    private readonly batch = new DeriveBatchSize(),
   ) {
     super();
   }
