@@ -510,7 +510,13 @@ describe.each(TEST_DATABASE_KINDS)('window rules on a schedule on %s', (kind) =>
     const costRule = await api.createRule(rule('unit cost up', cost(50), hook));
     await api.createRule(rule('unit cost way up', cost(500), hook));
 
-    const now = Date.now();
+    // The rules are judged at the last Thursday noon (UTC): the day window's runs, 9 to 30 hours
+    // before it, stay in its own ISO week and never add their spend to the weekly rule's "last
+    // week" (judged at the real time on a Monday, they did: $3.83, not $3.75). Day 0 of the epoch
+    // was a Thursday.
+    const days = Math.floor(Date.now() / DAY);
+    let now = (days - (days % 7)) * DAY + 12 * HOUR;
+    if (now > Date.now()) now -= 7 * DAY;
     const step = (costUsd: number) => [{ action: 'work', state: 's', costUsd }];
     let n = 200;
     const send = (startMs: number, exitReason: string, extra: Partial<TestRun> = {}) =>
