@@ -8,28 +8,13 @@ import { ensureProject } from '../db/projects';
 import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../db/test-database';
 import { countDirtyRuns, markRunsDirty } from '../db/write/dirty-runs';
 import { ingestSpans } from '../ingest/ingest-spans';
-import { span, TEST_PRICE_TABLE } from '../ingest/test-spans';
+import { oneStepRun, TEST_PRICE_TABLE } from '../ingest/test-spans';
 import { loopSettings } from '../lib/settings';
 import { deriveMarkedRuns } from './derive-marked-runs';
 import type { DeriveContext } from './derive-runs';
 import { settleRuns } from './settle-runs';
 
 const trace = (k: number) => `${'d'.repeat(28)}${String(k).padStart(4, '0')}`;
-
-function runSpans(traceId: string) {
-  return [
-    span(
-      1,
-      null,
-      'agent',
-      0,
-      1000,
-      { 'loop.agent': 'racer', 'loop.exit.reason': 'goal_met' },
-      { traceId },
-    ),
-    span(2, 1, 'step', 10, 20, { 'loop.step': 1, 'loop.action': 'search' }, { traceId }),
-  ];
-}
 
 /** As postgres.js raises it, under drizzle's wrapper: a deadlock the database detected. */
 function deadlock(): Error {
@@ -78,7 +63,7 @@ describe.each(TEST_DATABASE_KINDS)('a derivation that meets another transaction 
   });
 
   it('keeps the mark and quarantines nothing when the deriver meets it', async () => {
-    await ingestSpans(handle.db, projectId, runSpans(trace(1)));
+    await ingestSpans(handle.db, projectId, oneStepRun(trace(1), 'racer'));
     const failures: unknown[] = [];
     await expect(deriveMarkedRuns(handle.db, conflicting(99, failures))).rejects.toThrow(/query/);
     expect((await countDirtyRuns(handle.db)).get(projectId)).toBe(1);
@@ -90,7 +75,7 @@ describe.each(TEST_DATABASE_KINDS)('a derivation that meets another transaction 
   });
 
   it('derives again within the read that settles, so the read sees the whole run', async () => {
-    await ingestSpans(handle.db, projectId, runSpans(trace(2)));
+    await ingestSpans(handle.db, projectId, oneStepRun(trace(2), 'racer'));
     const failures: unknown[] = [];
     await settleRuns(handle.db, conflicting(1, failures), projectId);
     expect((await stored()).map((r) => r.id).sort()).toEqual([trace(1), trace(2)]);
@@ -112,7 +97,7 @@ describe('a mark taken while the spans it stands for are not yet committed (Post
   });
 
   it('is left by the deriver until they are, so the run is derived with them', async () => {
-    await ingestSpans(handle.db, projectId, runSpans(trace(3)));
+    await ingestSpans(handle.db, projectId, oneStepRun(trace(3), 'racer'));
     let marked!: () => void;
     const markedNow = new Promise<void>((resolve) => (marked = resolve));
     let commit!: () => void;

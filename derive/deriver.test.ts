@@ -7,7 +7,7 @@ import { ensureProject } from '../db/projects';
 import { createTestDatabase, rawRows, TEST_DATABASE_KINDS } from '../db/test-database';
 import { countDirtyRuns } from '../db/write/dirty-runs';
 import { ingestSpans } from '../ingest/ingest-spans';
-import { span, TEST_PRICE_TABLE } from '../ingest/test-spans';
+import { oneStepRun, TEST_PRICE_TABLE } from '../ingest/test-spans';
 import { loopSettings } from '../lib/settings';
 import { DeriveBatchSize } from './derive-batch-size';
 import type { DeriveContext } from './derive-runs';
@@ -15,23 +15,6 @@ import { Deriver } from './deriver';
 
 const RUNS = 12;
 const trace = (k: number) => `${'e'.repeat(28)}${String(k).padStart(4, '0')}`;
-
-function runSpans(traceId: string) {
-  return [
-    span(
-      1,
-      null,
-      'agent',
-      0,
-      1000,
-      { 'loop.agent': 'batcher', 'loop.exit.reason': 'goal_met' },
-      {
-        traceId,
-      },
-    ),
-    span(2, 1, 'step', 10, 20, { 'loop.step': 1, 'loop.action': 'search' }, { traceId }),
-  ];
-}
 
 /** A sizer that always asks for `size` runs and records what each batch took. */
 class FixedBatchSize extends DeriveBatchSize {
@@ -62,7 +45,8 @@ describe.each(TEST_DATABASE_KINDS)('the deriver on %s', (kind) => {
 
   async function markRuns(name: string): Promise<string> {
     const projectId = await ensureProject(handle.db, name);
-    for (let k = 0; k < RUNS; k++) await ingestSpans(handle.db, projectId, runSpans(trace(k)));
+    for (let k = 0; k < RUNS; k++)
+      await ingestSpans(handle.db, projectId, oneStepRun(trace(k), 'batcher'));
     expect((await countDirtyRuns(handle.db)).get(projectId)).toBe(RUNS);
     return projectId;
   }

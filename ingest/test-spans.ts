@@ -65,3 +65,21 @@ export function assemble(spans: ValidSpan[], options?: AssembleOptions): Assembl
   const stored = spans.map((s) => ({ ...s, facts: extractSpanFacts(s) }));
   return assembleRun(stored, TEST_PRICE_TABLE, options);
 }
+
+/** A finished run of one step in its own trace: an agent span and a step span under it. */
+export function oneStepRun(traceId: string, agent: string): ValidSpan[] {
+  return [
+    span(
+      1,
+      null,
+      'agent',
+      0,
+      1000,
+      { 'loop.agent': agent, 'loop.exit.reason': 'goal_met' },
+      {
+        traceId,
+      },
+    ),
+    span(2, 1, 'step', 10, 20, { 'loop.step': 1, 'loop.action': 'search' }, { traceId }),
+  ];
+}
