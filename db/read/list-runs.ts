@@ -62,7 +62,7 @@ export async function listRuns(
   const rows = await db
     .select(runSummaryColumns)
     .from(runs)
-    .where(and(runScope({ ...query, checkedWords }), keyset))
+    .where(and(runScope({ ...query, checkedWords, searchByWeek: sortMatches }), keyset))
     .orderBy(direction(order), direction(runs.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);

@@ -134,6 +134,12 @@ export const runs = pgTable(
       .where(sql`${t.fragment}`),
     // Search: trigram matches of each word of `q` anywhere in the text (pg_trgm, on PGlite too).
     index('runs_search_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    // A rare word in a window: its trigrams keyed by the run's week, so only the window's weeks
+    // are read (db/read/search-weeks.ts; the functions are migration 0020's).
+    index('runs_search_weeks_idx').using(
+      'gin',
+      sql`run_search_keys(${t.startedAt}, ${t.searchText})`,
+    ),
     // Sessions: a session's runs, and the window's sessions, without touching other runs.
     index('runs_session_idx')
       .on(t.projectId, t.sessionId, t.startedAt)
