@@ -42,6 +42,10 @@ export async function listRuns(
   query: RunListQuery,
 ): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
   const column = SORT_COLUMNS[query.sort];
+  const { checkedWords, sortMatches } = await planSearch(db, query.q, query.limit);
+  // Gathered matches are sorted, not walked: the cursor's bound is on the same unindexed
+  // expression, so it does not draw the planner to the sort's index either.
+  const order = sortMatches ? unindexedColumn(query.sort) : column;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.sort);
   // The cursor's value has the column's type, so the row comparison can use the sort's index.
   const typed = (value: string | number) =>
@@ -54,11 +58,9 @@ export async function listRuns(
     after === undefined
       ? undefined
       : query.order === 'desc'
-        ? sql`(${column}, ${runs.id}) < (${typed(after.value)}, ${after.id})`
-        : sql`(${column}, ${runs.id}) > (${typed(after.value)}, ${after.id})`;
+        ? sql`(${order}, ${runs.id}) < (${typed(after.value)}, ${after.id})`
+        : sql`(${order}, ${runs.id}) > (${typed(after.value)}, ${after.id})`;
   const direction = query.order === 'desc' ? desc : asc;
-  const { checkedWords, sortMatches } = await planSearch(db, query.q, query.limit);
-  const order = sortMatches ? unindexedColumn(query.sort) : column;
   const rows = await db
     .select(runSummaryColumns)
     .from(runs)
