@@ -4,6 +4,7 @@ import {
   isoWeekOfDate,
   isoWeekStartMs,
   isoWeeksInYear,
+  lastThursdayNoonMs,
   utcDate,
   weekStartsBetween,
 } from './report-weeks';
@@ -78,5 +79,17 @@ describe('weekStartsBetween', () => {
       weekStartsBetween(at('2026-11-23T00:00:00Z'), at('2026-11-30T00:00:00Z')).map(utcDate),
     ).toEqual(['2026-11-23']);
     expect(weekStartsBetween(at('2026-11-30T00:00:00Z'), at('2026-11-30T00:00:00Z'))).toEqual([]);
+  });
+});
+
+describe('lastThursdayNoonMs: the latest Thursday 12:00 UTC at or before a moment', () => {
+  it.each([
+    ['2026-12-10T12:00:00Z', '2026-12-10T12:00:00.000Z'], // the moment itself
+    ['2026-12-10T11:59:59.999Z', '2026-12-03T12:00:00.000Z'],
+    ['2026-12-13T23:59:30Z', '2026-12-10T12:00:00.000Z'], // the Sunday before a week's edge
+    ['2026-12-14T00:00:00Z', '2026-12-10T12:00:00.000Z'], // Monday: still last week's
+    ['2027-01-01T00:05:00Z', '2026-12-31T12:00:00.000Z'], // across a year
+  ])('%s → %s', (moment, thursday) => {
+    expect(new Date(lastThursdayNoonMs(at(moment))).toISOString()).toBe(thursday);
   });
 });

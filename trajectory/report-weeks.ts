@@ -23,6 +23,12 @@ export function isoWeekStartMs(ms: number): number {
   return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()) - sinceMonday * DAY_MS;
 }
 
+/** The latest Thursday 12:00 UTC at or before `ms`: mid-week, as far as it gets from its edges. */
+export function lastThursdayNoonMs(ms: number): number {
+  const thisWeeks = isoWeekStartMs(ms) + 3 * DAY_MS + DAY_MS / 2;
+  return thisWeeks <= ms ? thisWeeks : thisWeeks - 7 * DAY_MS;
+}
+
 export function isoWeek(ms: number): IsoWeek {
   const startMs = isoWeekStartMs(ms);
   // The week belongs to the year its Thursday falls in.

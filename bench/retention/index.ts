@@ -10,6 +10,7 @@ import type { ReadCase } from '../reads/cases';
 import { percentile, time } from '../reads/measure';
 import { fmtSteps } from '../reads/index';
 import { row } from '../shared/report';
+import { lastThursdayNoonMs } from '../../trajectory/report-weeks';
 import type { BenchOptions, BenchRow, BenchSection } from '../shared/report';
 
 const SPAN_DAYS = 35;
@@ -22,7 +23,7 @@ export async function run(
   const steps = options.retentionSteps ?? (options.quick ? 20_000 : 10_000_000);
   const rows: BenchRow[] = [];
   const notes = [
-    `A project of ${fmtSteps(steps)} steps over ${SPAN_DAYS} days (the reads benchmark's dataset: runs and steps by COPY, rollups rebuilt, VACUUM ANALYZE), its retention set to ${SPAN_DAYS - 7} days and swept once as the server sweeps: the oldest week goes, 500 runs a transaction on Postgres and 50 on PGlite (whose one engine serves reads between them), with every rollup's share; steps in weekly partitions that end before the cutoff are not deleted row by row but dropped with their partition at the end of the sweep, the rest by key. spans and trace_runs are not filled (the reads dataset has none): their deletes, by key too, are not in these times.`,
+    `A project of ${fmtSteps(steps)} steps over ${SPAN_DAYS} days ending at the last Thursday noon UTC, so the oldest week splits alike at every run (the reads benchmark's dataset: runs and steps by COPY, rollups rebuilt, VACUUM ANALYZE), its retention set to ${SPAN_DAYS - 7} days and swept once as the server sweeps: the oldest week goes, 500 runs a transaction on Postgres and 50 on PGlite (whose one engine serves reads between them), with every rollup's share; steps in weekly partitions that end before the cutoff are not deleted row by row but dropped with their partition at the end of the sweep, the rest by key. spans and trace_runs are not filled (the reads dataset has none): their deletes, by key too, are not in these times.`,
     'Reads timed one after another on another connection of the same pool: before the sweep (after warm-up), then for as long as it runs.',
     ...(options.quick ? ['Quick run: tiny sizes; its times mean nothing.'] : []),
   ];
@@ -30,7 +31,11 @@ export async function run(
     options.log(`retention ${kind}: filling ${fmtSteps(steps)} steps`);
     const bench = await openBenchDatabase(kind, { serverUrl: options.postgresUrl, onDisk: true });
     try {
-      const endMs = Math.floor(Date.now() / 1000) * 1000;
+      // Ending at the last Thursday noon, the oldest week is the same split at every run: from
+      // Thursday noon to Monday in the oldest weekly partition (dropped whole), the rest of the
+      // expired week deleted by key. Ending at the run's moment, a run minutes before Monday
+      // 00:00 UTC left that partition a few minutes of steps, and at a small size none.
+      const endMs = lastThursdayNoonMs(Date.now());
       const fill = await fillDataset(bench, {
         steps,
         endMs,

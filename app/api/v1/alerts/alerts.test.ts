@@ -8,6 +8,7 @@ import { closedPort, startReceiver } from '@/e2e/support/webhook-receiver';
 import type { Receiver } from '@/e2e/support/webhook-receiver';
 import { runBody } from '@/e2e/support/alert-runs';
 import type { TestRun } from '@/e2e/support/alert-runs';
+import { lastThursdayNoonMs } from '@/trajectory/report-weeks';
 
 type Json = Record<string, unknown>;
 interface AlertEvent {
@@ -512,11 +513,8 @@ describe.each(TEST_DATABASE_KINDS)('window rules on a schedule on %s', (kind) =>
 
     // The rules are judged at the last Thursday noon (UTC): the day window's runs, 9 to 30 hours
     // before it, stay in its own ISO week and never add their spend to the weekly rule's "last
-    // week" (judged at the real time on a Monday, they did: $3.83, not $3.75). Day 0 of the epoch
-    // was a Thursday.
-    const days = Math.floor(Date.now() / DAY);
-    let now = (days - (days % 7)) * DAY + 12 * HOUR;
-    if (now > Date.now()) now -= 7 * DAY;
+    // week" (judged at the real time on a Monday, they did: $3.83, not $3.75).
+    const now = lastThursdayNoonMs(Date.now());
     const step = (costUsd: number) => [{ action: 'work', state: 's', costUsd }];
     let n = 200;
     const send = (startMs: number, exitReason: string, extra: Partial<TestRun> = {}) =>
