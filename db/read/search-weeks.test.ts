@@ -145,6 +145,7 @@ describe.each(TEST_DATABASE_KINDS)('a search by week on %s', (kind) => {
       [EDGE, EDGE + WEEK], // the edge's week only: the run a day before it is out
       [EDGE - 2 * DAY, EDGE], // ends where the week begins: the edge's run is out
       [EDGE - 20 * DAY, EDGE + 20 * DAY],
+      [EDGE - 300 * DAY, EDGE + 20 * DAY], // too many weeks: through the trigram index
     ];
     let matched = 0;
     for (const [from, to] of windows) {
