@@ -12,40 +12,13 @@ import { retryQuarantinedRuns } from '../db/write/derive-failures';
 import { countDirtyRuns } from '../db/write/dirty-runs';
 import { ingestSpans } from '../ingest/ingest-spans';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
-import { span, TEST_PRICE_TABLE } from '../ingest/test-spans';
+import { oneStepRun, TEST_PRICE_TABLE } from '../ingest/test-spans';
 import { loopSettings } from '../lib/settings';
 import { deriveMarkedRuns } from './derive-marked-runs';
 import type { DeriveContext } from './derive-runs';
 import { settleRuns } from './settle-runs';
 
 const SECRET = 'span-content-that-must-never-reach-a-log';
-
-function runSpans(trace: string, agent: string) {
-  return [
-    span(
-      1,
-      null,
-      'agent',
-      0,
-      1000,
-      { 'loop.agent': agent, 'loop.exit.reason': 'goal_met' },
-      {
-        traceId: trace,
-      },
-    ),
-    span(
-      2,
-      1,
-      'step',
-      10,
-      20,
-      { 'loop.step': 1, 'loop.action': 'search', note: SECRET },
-      {
-        traceId: trace,
-      },
-    ),
-  ];
-}
 
 const trace = (k: number) => `${'c'.repeat(28)}${String(k).padStart(4, '0')}`;
 
@@ -76,9 +49,9 @@ describe.each(TEST_DATABASE_KINDS)('derivation quarantine on %s', (kind) => {
     handle = await createTestDatabase(kind);
     projectA = await ensureProject(handle.db, 'a');
     projectB = await ensureProject(handle.db, 'b');
-    await ingestSpans(handle.db, projectA, runSpans(trace(1), 'good'));
-    await ingestSpans(handle.db, projectA, runSpans(trace(2), 'poisoned'));
-    await ingestSpans(handle.db, projectB, runSpans(trace(3), 'neighbour'));
+    await ingestSpans(handle.db, projectA, oneStepRun(trace(1), 'good', { note: SECRET }));
+    await ingestSpans(handle.db, projectA, oneStepRun(trace(2), 'poisoned', { note: SECRET }));
+    await ingestSpans(handle.db, projectB, oneStepRun(trace(3), 'neighbour', { note: SECRET }));
     // As a version without value bounds stored it: a step number no integer column holds.
     await handle.db.execute(sql`update spans set facts = jsonb_set(facts, '{step}', '3000000000')
       where trace_id = ${trace(2)} and span_id = ${'0000000000000002'}`);

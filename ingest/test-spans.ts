@@ -66,8 +66,15 @@ export function assemble(spans: ValidSpan[], options?: AssembleOptions): Assembl
   return assembleRun(stored, TEST_PRICE_TABLE, options);
 }
 
-/** A finished run of one step in its own trace: an agent span and a step span under it. */
-export function oneStepRun(traceId: string, agent: string): ValidSpan[] {
+/**
+ * A finished run of one step in its own trace: an agent span and a step span under it, with any
+ * further attributes on the step.
+ */
+export function oneStepRun(
+  traceId: string,
+  agent: string,
+  stepAttributes: Record<string, AttributeValue> = {},
+): ValidSpan[] {
   return [
     span(
       1,
@@ -80,6 +87,14 @@ export function oneStepRun(traceId: string, agent: string): ValidSpan[] {
         traceId,
       },
     ),
-    span(2, 1, 'step', 10, 20, { 'loop.step': 1, 'loop.action': 'search' }, { traceId }),
+    span(
+      2,
+      1,
+      'step',
+      10,
+      20,
+      { 'loop.step': 1, 'loop.action': 'search', ...stepAttributes },
+      { traceId },
+    ),
   ];
 }

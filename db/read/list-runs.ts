@@ -47,7 +47,8 @@ export async function listRuns(
   // expression, so it does not draw the planner to the sort's index either.
   const order = sortMatches ? unindexedColumn(query.sort) : column;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, query.sort);
-  // The cursor's value has the column's type, so the row comparison can use the sort's index.
+  // The cursor's value has the column's type, so a walked list's row comparison can use the
+  // sort's index.
   const typed = (value: string | number) =>
     query.sort === 'startedAt'
       ? sql`${value}::timestamptz`
