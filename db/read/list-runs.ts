@@ -12,7 +12,7 @@ import type { Executor } from '../sql';
 import { runScope } from './run-filters';
 import { planSearch } from './search-plan';
 import type { RunScope } from './run-filters';
-import { runSummaryColumns, toRunSummary } from './run-summary';
+import { runSummaryRow, toRunSummary } from './run-summary';
 import type { RunSummaryRecord } from './run-summary';
 
 export interface RunListQuery extends RunScope {
@@ -62,12 +62,13 @@ export async function listRuns(
         ? sql`(${order}, ${runs.id}) < (${typed(after.value)}, ${after.id})`
         : sql`(${order}, ${runs.id}) > (${typed(after.value)}, ${after.id})`;
   const direction = query.order === 'desc' ? desc : asc;
-  const rows = await db
-    .select(runSummaryColumns)
+  const selected = await db
+    .select({ row: runSummaryRow.select })
     .from(runs)
     .where(and(runScope({ ...query, checkedWords, searchByWeek: sortMatches }), keyset))
     .orderBy(direction(order), direction(runs.id))
     .limit(query.limit + 1);
+  const rows = selected.map((r) => runSummaryRow.parse(r.row));
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > query.limit && last ? encodeCursor(query.sort, last) : null;

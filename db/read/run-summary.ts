@@ -1,48 +1,60 @@
 // A runs row as the API's RunSummary (and the trajectory view's RunDetail).
 import type { RunDetail, RunSummary } from '../../lib/api-types';
+import {
+  BUDGET_KINDS,
+  EXIT_CATEGORIES,
+  VERIFICATION_STATES,
+} from '../../trajectory/exit-categories';
+import { VERIFICATION_SOURCES } from '../../trajectory/verification';
+import { jsonRow, read } from '../json-row';
 import { runs } from '../schema';
 
 export type RunRecord = typeof runs.$inferSelect;
 
 /**
- * The columns a RunSummary is made of. Lists select these, not the whole row: the search text
- * alone may be 16 KB a run, and a page of 50 runs would carry it for nothing.
+ * The columns a RunSummary is made of, as one value a row. Lists select this, not the whole row:
+ * the search text alone may be 16 KB a run, and a page of 50 runs would carry it for nothing.
  */
-export const runSummaryColumns = {
-  id: runs.id,
-  traceIds: runs.traceIds,
-  agent: runs.agent,
-  variant: runs.variant,
-  goal: runs.goal,
-  exitReason: runs.exitReason,
-  exitCategory: runs.exitCategory,
-  exitKind: runs.exitKind,
-  verification: runs.verification,
-  verifiedUnits: runs.verifiedUnits,
-  verificationSource: runs.verificationSource,
-  sessionId: runs.sessionId,
-  tags: runs.tags,
-  startedAt: runs.startedAt,
-  endedAt: runs.endedAt,
-  durationMs: runs.durationMs,
-  stepCount: runs.stepCount,
-  costUsd: runs.costUsd,
-  inputTokens: runs.inputTokens,
-  outputTokens: runs.outputTokens,
-  repeatStep: runs.repeatStep,
-  repeatOf: runs.repeatOf,
-  revisitStep: runs.revisitStep,
-  revisitOf: runs.revisitOf,
-  revisitCycle: runs.revisitCycle,
-  stallStep: runs.stallStep,
-  toolCircuitStep: runs.toolCircuitStep,
-  toolCircuitTool: runs.toolCircuitTool,
-  fabricatedSuccess: runs.fabricatedSuccess,
-  unexplainedStop: runs.unexplainedStop,
-  wastedUsd: runs.wastedUsd,
-};
+export const runSummaryRow = jsonRow('a listed run', {
+  id: [runs.id, read.text],
+  traceIds: [runs.traceIds, read.textArray],
+  agent: [runs.agent, read.textOrNull],
+  variant: [runs.variant, read.textOrNull],
+  goal: [runs.goal, read.textOrNull],
+  exitReason: [runs.exitReason, read.textOrNull],
+  exitCategory: [runs.exitCategory, read.oneOf(EXIT_CATEGORIES)],
+  // Plain text columns: a value this version does not know reads as none, not as an error.
+  exitKind: [runs.exitKind, read.oneOfOrNull(BUDGET_KINDS)],
+  verification: [runs.verification, read.oneOf(VERIFICATION_STATES)],
+  verifiedUnits: [runs.verifiedUnits, read.number],
+  verificationSource: [runs.verificationSource, read.oneOfOrNull(VERIFICATION_SOURCES)],
+  sessionId: [runs.sessionId, read.textOrNull],
+  tags: [runs.tags, read.textArray],
+  startedAt: [runs.startedAt, read.time],
+  endedAt: [runs.endedAt, read.timeOrNull],
+  durationMs: [runs.durationMs, read.numberOrNull],
+  stepCount: [runs.stepCount, read.number],
+  costUsd: [runs.costUsd, read.number],
+  inputTokens: [runs.inputTokens, read.number],
+  outputTokens: [runs.outputTokens, read.number],
+  repeatStep: [runs.repeatStep, read.numberOrNull],
+  repeatOf: [runs.repeatOf, read.numberOrNull],
+  revisitStep: [runs.revisitStep, read.numberOrNull],
+  revisitOf: [runs.revisitOf, read.numberOrNull],
+  revisitCycle: [runs.revisitCycle, read.numberOrNull],
+  stallStep: [runs.stallStep, read.numberOrNull],
+  toolCircuitStep: [runs.toolCircuitStep, read.numberOrNull],
+  toolCircuitTool: [runs.toolCircuitTool, read.textOrNull],
+  fabricatedSuccess: [runs.fabricatedSuccess, read.boolean],
+  unexplainedStop: [runs.unexplainedStop, read.boolean],
+  wastedUsd: [runs.wastedUsd, read.number],
+});
 
-export type RunSummaryRecord = Pick<RunRecord, keyof typeof runSummaryColumns>;
+/** A listed run's columns; a whole RunRecord (with Date times) is one too. */
+export type RunSummaryRecord = Omit<
+  ReturnType<typeof runSummaryRow.parse>,
+  'startedAt' | 'endedAt'
+> & { startedAt: string | Date; endedAt: string | Date | null };
 
 export function toRunSummary(row: RunSummaryRecord): RunSummary {
   return {

@@ -12,7 +12,7 @@ import { CURSOR_PROBLEM, decodeRunCursor, encodeRunCursor } from '../../lib/run-
 import { runs } from '../schema';
 import type { Executor } from '../sql';
 import { asPgArray, column, queryRows } from '../sql';
-import { runSummaryColumns, toRunSummary } from './run-summary';
+import { runSummaryRow, toRunSummary } from './run-summary';
 
 export interface SessionSummary {
   id: string;
@@ -212,13 +212,13 @@ export async function getSession(
   { projectId, sessionId }: { projectId: string; sessionId: string },
 ): Promise<{ session: SessionSummary; runs: RunSummary[] } | null> {
   const rows = await db
-    .select(runSummaryColumns)
+    .select({ row: runSummaryRow.select })
     .from(runs)
     .where(and(eq(runs.projectId, projectId), eq(runs.sessionId, sessionId)))
     .orderBy(asc(runs.startedAt), asc(runs.id))
     .limit(SESSION_RUNS_LIMIT);
   if (rows.length === 0) return null;
-  const list = rows.map(toRunSummary);
+  const list = rows.map((r) => toRunSummary(runSummaryRow.parse(r.row)));
   const exitCategories: Record<string, number> = {};
   for (const run of list) {
     exitCategories[run.exitCategory] = (exitCategories[run.exitCategory] ?? 0) + 1;
