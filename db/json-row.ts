@@ -56,6 +56,21 @@ export const read = {
     return (v) =>
       typeof v === 'string' && known.has(v) ? (v as T) : expected(values.join('|'), v);
   },
+  /** Those of these values the array holds, in its order: others are what a newer version wrote. */
+  someOf<const T extends string>(values: readonly T[]): Reader<T[]> {
+    const known = new Set<string>(values);
+    return (v) =>
+      Array.isArray(v)
+        ? (v.filter((e) => typeof e === 'string' && known.has(e)) as T[])
+        : expected('an array of text', v);
+  },
+  /** A JSON object's boolean fields (others dropped), or null. */
+  flagsOrNull: ((v) => {
+    if (v === null) return null;
+    if (typeof v !== 'object' || Array.isArray(v)) return expected('an object', v);
+    // fromEntries defines each key, so one named `__proto__` stays a field.
+    return Object.fromEntries(Object.entries(v).filter(([, value]) => typeof value === 'boolean'));
+  }) as Reader<Record<string, boolean> | null>,
   /** One of these, or null for any other value: for plain text a newer version may widen. */
   oneOfOrNull<const T extends string>(values: readonly T[]): Reader<T | null> {
     const known = new Set<string>(values);
