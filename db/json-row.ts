@@ -81,8 +81,12 @@ export const read = {
 export interface JsonRow<T> {
   /** The selection: the columns as one JSON array, as text. */
   select: SQL<string>;
+  /** The same array as json, to aggregate (`json_agg`). */
+  array: SQL;
   /** A selected value as the record its columns make. */
   parse(text: string): T;
+  /** An array already parsed (an element of an aggregate) as the record its columns make. */
+  fromValues(values: unknown): T;
 }
 
 /** `what` names the row in errors ("a listed run"). */
@@ -92,26 +96,29 @@ export function jsonRow<T extends Record<string, unknown>>(
 ): JsonRow<T> {
   const keys = Object.keys(fields) as (keyof T & string)[];
   const readers = keys.map((key) => fields[key][1]);
+  const array = sql`json_build_array(${sql.join(
+    keys.map((key) => fields[key][0]),
+    sql`, `,
+  )})`;
+  function fromValues(values: unknown): T {
+    if (!Array.isArray(values) || values.length !== keys.length) {
+      throw new Error(`${what} is not the array of its ${keys.length} columns`);
+    }
+    const record: Record<string, unknown> = {};
+    for (let k = 0; k < keys.length; k++) {
+      try {
+        record[keys[k]!] = readers[k]!(values[k]);
+      } catch (error) {
+        if (!(error instanceof UnreadableValue)) throw error;
+        throw new Error(`${what}'s ${keys[k]} is not readable: ${error.message}`);
+      }
+    }
+    return record as T;
+  }
   return {
-    select: sql<string>`json_build_array(${sql.join(
-      keys.map((key) => fields[key][0]),
-      sql`, `,
-    )})::text`,
-    parse(rowText) {
-      const values: unknown = JSON.parse(rowText);
-      if (!Array.isArray(values) || values.length !== keys.length) {
-        throw new Error(`${what} is not the array of its ${keys.length} columns`);
-      }
-      const record: Record<string, unknown> = {};
-      for (let k = 0; k < keys.length; k++) {
-        try {
-          record[keys[k]!] = readers[k]!(values[k]);
-        } catch (error) {
-          if (!(error instanceof UnreadableValue)) throw error;
-          throw new Error(`${what}'s ${keys[k]} is not readable: ${error.message}`);
-        }
-      }
-      return record as T;
-    },
+    select: sql<string>`${array}::text`,
+    array,
+    parse: (rowText) => fromValues(JSON.parse(rowText)),
+    fromValues,
   };
 }

@@ -151,6 +151,17 @@ describe.each(TEST_DATABASE_KINDS)("a run's steps read as one value each on %s",
     expect(trajectory[4]!.verdictFields).toEqual({ tests: true, lint: false });
   });
 
+  it('a run of several thousand steps reads whole and in order, across the values it comes in', async () => {
+    const long = Array.from({ length: 2500 }, (_, k) => testStepRow('long', 2500 - k));
+    await handle.db.transaction((tx) => replaceSteps(tx, projectId, ['long'], long));
+    const read = await trajectorySteps(handle.db, { projectId, runId: 'long' });
+    expect(read.map((s) => s.ordinal)).toEqual(Array.from({ length: 2500 }, (_, k) => k + 1));
+    expect(read.map((s) => s.actionHash)).toEqual(read.map((s) => `h${s.ordinal}`));
+    const diff = await diffSteps(handle.db, { projectId, runId: 'long' });
+    expect(diff.map((s) => s.index)).toEqual(read.map((s) => s.index));
+    expect(await trajectorySteps(handle.db, { projectId, runId: 'none' })).toEqual([]);
+  });
+
   it('a verdict, signal or verdict field this version does not know reads as none', async () => {
     const [last] = (await trajectorySteps(handle.db, run())).slice(-1);
     expect(last!.verdict).toBeNull();
