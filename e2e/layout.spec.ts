@@ -21,8 +21,8 @@ test.beforeAll(async ({ baseURL, request }) => {
   const key = await createProjectKey(project);
   const loaded = await request.post('/api/ui/demo', { data: { project } });
   expect(loaded.status()).toBe(200);
-  // Six weeks of sample runs; the API's default window (30 days) holds most of them.
-  await waitForRuns(baseURL ?? '', key, 40);
+  // Four weeks of sample runs: the API's default window (30 days) holds them all.
+  await waitForRuns(baseURL ?? '', key, 78);
   const response = await fetch(`${baseURL}/api/v1/runs?limit=500&sort=stepCount`, {
     headers: { authorization: `Bearer ${key}` },
   });

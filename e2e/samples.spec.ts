@@ -13,7 +13,7 @@ test('an empty project’s "Load sample runs" fills the dashboard with the sampl
   const busy = page.getByRole('button', { name: 'Loading sample runs…' });
   await expect(busy).toBeDisabled();
   await expect(busy).toHaveAttribute('aria-busy', 'true');
-  await expect(page.getByRole('status')).toContainText('Sending six weeks of sample runs');
+  await expect(page.getByRole('status')).toContainText('Sending four weeks of sample runs');
   await expect(page.getByRole('table').getByRole('row').nth(1)).toBeVisible({ timeout: 60_000 });
   await page.goto(`/?project=${project}&window=30d`);
   await expect(page.getByRole('link', { name: /^No progress: \d+ runs?/ })).toBeVisible();

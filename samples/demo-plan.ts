@@ -1,4 +1,4 @@
-// The demo batch: which sample runs when, over the six weeks before the anchor. Run ids are
+// The demo batch: which sample runs when, over the four weeks before the anchor. Run ids are
 // fixed; times are offsets from the anchor, so the batch is the same batch whenever it is sent.
 import type { SampleInput, Task } from './agent-loop';
 import { fixOscillation } from './fix-oscillation';
@@ -8,7 +8,9 @@ import { MIGRATION_VARIANTS, queryRawMigration } from './query-raw-migration';
 import { restartLoop } from './restart-loop';
 import { slowStall } from './slow-stall';
 
-export const DEMO_DAYS = 42;
+// Inside a project's default retention (30 days) with a day or two to spare, and inside the
+// dashboard's default window: six weeks lost a third of the batch to the first retention sweep.
+export const DEMO_DAYS = 28;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -42,13 +44,13 @@ export function demoPlan(): PlannedRun[] {
       runId: `demo-invoice-crawl-${two(k + 1)}`,
       sample: 'invoice-crawl',
       variant: 'baseline',
-      offsetMs: at(40 - k * 3, k, 5),
+      offsetMs: at(27 - k * 2, k, 5),
       build: (input) => ({ ...invoiceCrawl(input), sessionId: `invoice-close-${(k >> 2) + 1}` }),
     });
   }
   // A copy of the crawler someone runs without the warehouse check: its claims stand unchecked,
   // for a person to confirm ("to check").
-  [10, 6, 3].forEach((daysAgo, k) => {
+  [7, 4, 2].forEach((daysAgo, k) => {
     plan.push({
       runId: `demo-invoice-crawl-no-check-${two(k + 1)}`,
       sample: 'invoice-crawl',
@@ -63,7 +65,7 @@ export function demoPlan(): PlannedRun[] {
       },
     });
   });
-  [40, 37, 33, 30, 26, 23, 19, 16, 12, 9, 5, 2].forEach((daysAgo, k) => {
+  [27, 25, 22, 20, 17, 15, 13, 11, 8, 6, 3, 1].forEach((daysAgo, k) => {
     const variant = k < 6 ? 'no-guard' : 'guard';
     plan.push({
       runId: `demo-restart-loop-${variant}-${two((k % 6) + 1)}`,
@@ -89,12 +91,12 @@ export function demoPlan(): PlannedRun[] {
         runId: `demo-query-raw-migration-${variant}-${two(task)}`,
         sample: 'query-raw-migration',
         variant,
-        offsetMs: at(41 - (task - 1) * 2, task) + v * 3 * HOUR,
+        offsetMs: at(27 - Math.round(((task - 1) * 26) / 19), task) + v * 3 * HOUR,
         build: (input) => queryRawMigration({ ...input, task }),
       });
     }
   }
-  [35, 21, 14, 4].forEach((daysAgo, k) => {
+  [24, 14, 9, 3].forEach((daysAgo, k) => {
     const variant = k < 2 ? 'no-guard' : 'guard';
     plan.push({
       runId: `demo-fix-oscillation-${variant}-${two((k % 2) + 1)}`,
@@ -104,7 +106,7 @@ export function demoPlan(): PlannedRun[] {
       build: fixOscillation,
     });
   });
-  [31, 17, 6].forEach((daysAgo, k) => {
+  [21, 11, 4].forEach((daysAgo, k) => {
     plan.push({
       runId: `demo-slow-stall-${two(k + 1)}`,
       sample: 'slow-stall',

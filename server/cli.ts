@@ -28,7 +28,7 @@ const USAGE = `Usage:
   loopscope projects set NAME --retention-days N
                                         keep the project's runs N days from their start (30 by
                                         default); older ones are deleted by the running server
-  loopscope demo [--project NAME]       send the sample runs to the running server (six weeks of
+  loopscope demo [--project NAME]       send the sample runs to the running server (four weeks of
                                         runs; again adds nothing). OTEL_EXPORTER_OTLP_ENDPOINT and
                                         OTEL_EXPORTER_OTLP_HEADERS send them elsewhere
 

@@ -37,7 +37,7 @@ function SubmitButton() {
       </button>
       <span role="status" className="muted" style={{ marginLeft: 10 }}>
         {pending
-          ? 'Sending six weeks of sample runs through /v1/traces; this takes a few seconds.'
+          ? 'Sending four weeks of sample runs through /v1/traces; this takes a few seconds.'
           : ''}
       </span>
     </>
