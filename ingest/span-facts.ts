@@ -2,6 +2,7 @@
 // span, so deriving a run never re-reads raw attributes. Absent facts are left out (not null) so
 // a later copy of the span can complete an earlier one by a plain JSON merge.
 import { canonicalActionHash } from '../trajectory/canonical-hash';
+import { keyTextOrNull } from '../trajectory/key-text';
 import { canonicalResultHash } from '../trajectory/result-hash';
 import type { SpanFacts, SpanRole } from '../trajectory/span-facts';
 import { isVerdict, isVerdictSource } from '../trajectory/step';
@@ -31,7 +32,7 @@ export interface FactsInput {
 
 /** The run a span names (`loop.run.id`); its trace's run until then is the trace id. */
 export function namedRunId(attributes: Attributes): string | null {
-  return readString(attributes, 'loop.run.id');
+  return keyTextOrNull(readString(attributes, 'loop.run.id'));
 }
 
 export function extractSpanFacts(span: FactsInput): SpanFacts {
@@ -48,12 +49,16 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('runId', namedRunId(a));
   set('step', num('stepNumber', 'loop.step'));
   set('frameworkStep', readLangGraphStep(a, problems));
-  set('agent', readAgentName(span, role));
-  set('variant', readString(a, 'loop.variant'));
+  // Names that rows are keyed and indexed by are kept to an index entry's size (key-text.ts).
+  set('agent', keyTextOrNull(readAgentName(span, role)));
+  set('variant', keyTextOrNull(readString(a, 'loop.variant')));
   set('goal', readString(a, 'loop.goal'));
-  set('sessionId', readString(a, 'loop.session.id', 'session.id', 'gen_ai.conversation.id'));
+  set(
+    'sessionId',
+    keyTextOrNull(readString(a, 'loop.session.id', 'session.id', 'gen_ai.conversation.id')),
+  );
   set('tags', readTags(a));
-  set('serviceName', readString(span.resource, 'service.name'));
+  set('serviceName', keyTextOrNull(readString(span.resource, 'service.name')));
   set('escalation', readString(a, 'loop.escalation'));
   set('maxSteps', num('limit', 'loop.limits.max_steps', 'smolagents.max_steps'));
   set('maxUsd', num('limit', 'loop.limits.max_usd'));
@@ -99,7 +104,7 @@ export function extractSpanFacts(span: FactsInput): SpanFacts {
   set('inputTokens', usage.inputTokens);
   set('outputTokens', usage.outputTokens);
   set('cacheReadTokens', usage.cacheReadTokens);
-  set('model', usage.model);
+  set('model', keyTextOrNull(usage.model));
   if (problems.length > 0) facts.problems = problems;
   return facts;
 }

@@ -20,6 +20,7 @@ import {
   MAX_SPOOL_ATTEMPTS,
   parseSnapshot,
   readSpoolBacklog,
+  retryStuckRequests,
   sawCommitted,
   spoolRequest,
   spoolScopeOfRun,
@@ -817,6 +818,25 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     expect(String(stuck?.last_error)).not.toBe('');
     expect((await spansOf(handle, projectId)).length).toBeGreaterThan(0);
     await handle.db.execute(sql`delete from ingest_spool`);
+  });
+
+  it('gives stuck requests their tries again at a start: what a newer version can store is stored', async () => {
+    const projectId = await ensureProject(handle.db, 'stuck-then-stored');
+    const spool = new IngestSpool(() => handle.db);
+    const good = requests[0]!;
+    await spoolRequest(handle.db, projectId, { format: good.format, body: good.body });
+    // As an older version that failed it five times left it.
+    await handle.db.execute(sql`update ingest_spool set attempts = ${MAX_SPOOL_ATTEMPTS}`);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 1, stuck: 1 });
+    expect(await retryStuckRequests(handle.db)).toBe(1);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 1, stuck: 0 });
+    const workers = new SpoolWorkers({ db: () => handle.db, spool, workers: 1, batch: 1 });
+    workers.start(20);
+    await workers.drained();
+    await workers.stop();
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 0, stuck: 0 });
+    expect((await spansOf(handle, projectId)).length).toBeGreaterThan(0);
+    expect(await retryStuckRequests(handle.db)).toBe(0);
   });
 });
 

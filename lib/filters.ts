@@ -4,6 +4,7 @@ import './zod-in-browser';
 import { z } from 'zod';
 import { queryProblems } from './query-problems';
 import { EXIT_CATEGORIES, VERIFICATION_STATES } from '../trajectory/exit-categories';
+import { keyText } from '../trajectory/key-text';
 
 export const RUN_FLAGS = [
   'repeat',
@@ -49,6 +50,19 @@ export function safeText() {
 
 export const projectName = safeText().trim().min(1).max(200);
 
+/** Longest id or name a parameter takes: ingest keeps an attribute's text to 16 KB. */
+const MAX_KEY_INPUT = 20_000;
+
+/** A run or session id, as stored: a long one becomes what ingest made of it (key-text.ts). */
+export function keyId() {
+  return safeText().min(1).max(MAX_KEY_INPUT).transform(keyText);
+}
+
+/** An agent, variant or model name to filter by: trimmed, and as stored (key-text.ts). */
+export function keyName() {
+  return safeText().trim().min(1).max(MAX_KEY_INPUT).transform(keyText);
+}
+
 const EARLIEST = Date.UTC(1970, 0, 1);
 const LATEST = Date.UTC(10_000, 0, 1);
 
@@ -60,13 +74,11 @@ const isoDate = z
   .refine((d) => d.getTime() >= EARLIEST && d.getTime() < LATEST, {
     message: 'must be a date from 1970-01-01 to 9999-12-31',
   });
-const optionalText = safeText().trim().min(1).max(500).optional();
-
 export const windowParams = z.object({
   from: isoDate.optional(),
   to: isoDate.optional(),
-  agent: optionalText,
-  variant: optionalText,
+  agent: keyName().optional(),
+  variant: keyName().optional(),
 });
 
 /** Most words a search (`q`) takes; more would only make every word's scan dearer. */
@@ -78,7 +90,7 @@ export const runListParams = windowParams.extend({
   /** Words that must all appear in the goal, agent, variant, actions, exit or error text. */
   q: safeText().trim().max(200).optional(),
   verification: oneOf(VERIFICATION_STATES).optional(),
-  model: optionalText,
+  model: keyName().optional(),
   /** Runs that spent more than this many dollars. */
   costAbove: z.coerce.number().finite().min(0).max(1e9).optional(),
   sort: oneOf(RUN_SORTS).default('startedAt'),

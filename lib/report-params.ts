@@ -2,7 +2,7 @@
 // a link and an API call mean the same window and grouping. A bad one names itself.
 import './zod-in-browser';
 import { z } from 'zod';
-import { oneOf, parseSearch, safeText, windowParams } from './filters';
+import { keyName, oneOf, parseSearch, safeText, windowParams } from './filters';
 import type { TimeWindow } from './filters';
 import { viewParams } from './view-window';
 import { WEEKLY_GROUP_BY } from '../trajectory/report-weekly';
@@ -15,6 +15,8 @@ export const DEFAULT_REPORT_WEEKS = 12;
 export const MAX_REPORT_WEEKS = 262;
 
 const text = safeText().trim().min(1).max(500).optional();
+/** An agent or variant, as stored (trajectory/key-text.ts). */
+const name = keyName().optional();
 const window = windowParams.pick({ from: true, to: true });
 /** The window as the dashboard pages read it: `from`, `to`, a preset `window`, the zone `tz`. */
 const pageWindow = window.extend(viewParams.shape);
@@ -51,14 +53,14 @@ export const weeklyPageParams = weeklyBase
   .superRefine(orderedWindow);
 
 export const compareParams = pageWindow
-  .extend({ a: text, b: text, agent: text, project: text })
+  .extend({ a: name, b: name, agent: name, project: text })
   .superRefine(orderedWindow);
 export type CompareParams = z.infer<typeof compareParams>;
 
 export const capsParams = pageWindow
   .extend({
-    agent: text,
-    variant: text,
+    agent: name,
+    variant: name,
     /** Dollar cap applied to the whole simulation. */
     maxUsd: z.coerce.number().positive().max(1_000_000).optional(),
     /** The step cap the page opens on. */
@@ -74,7 +76,7 @@ export const pricesParams = pageWindow.extend({ project: text }).superRefine(ord
 export const patternsParams = pageWindow
   .extend({
     project: text,
-    agent: text,
+    agent: name,
     kind: oneOf(PATTERN_KINDS).optional(),
     signature: text,
   })

@@ -9,6 +9,7 @@ import { describeError, isDatabaseUnavailable } from '../db/errors';
 import { migrateDatabase } from '../db/migrate';
 import { countApiKeys, createApiKey, ensureApiKey, ensureProject } from '../db/projects';
 import { retryQuarantinedRuns } from '../db/write/derive-failures';
+import { retryStuckRequests } from '../db/write/ingest-spool';
 import type { Executor } from '../db/sql';
 import { lockStartUpSeeding } from '../db/write/xact-locks';
 import { syncPrices } from '../db/write/sync-prices';
@@ -94,9 +95,11 @@ export async function connectDatabase(
       });
       if (firstKey) onFirstKey(firstKey);
       // A new version may read and derive what an old one could not: every quarantined run's
-      // spans are read again and the run is tried again.
+      // spans are read again and the run is tried again, and every stuck request is.
       await refreshQuarantinedFacts(handle.db);
       await retryQuarantinedRuns(handle.db);
+      const stuck = await retryStuckRequests(handle.db);
+      if (stuck > 0) runtime.log(`${stuck} stuck request(s) in the spool are tried again`);
       if (handle.kind === 'pglite') runtime.adminToken = writeAdminToken(config.dataDir);
       runtime.handle = handle;
       runtime.lastError = null;

@@ -4,14 +4,14 @@ import { z } from 'zod';
 import { formatCount, formatDateTime, formatUsd } from '@/components/format';
 import styles from '@/components/sessions/sessions.module.css';
 import { listSessions } from '@/db/read/sessions';
-import { projectName, resolveWindow, safeText } from '@/lib/filters';
+import { keyName, projectName, resolveWindow, safeText } from '@/lib/filters';
 import { dashboardRead, schemaParse } from '../read-door';
 
 export const dynamic = 'force-dynamic';
 
 const params = z.object({
   project: projectName.optional(),
-  agent: safeText().trim().min(1).max(500).optional(),
+  agent: keyName().optional(),
   cursor: safeText().max(500).optional(),
 });
 

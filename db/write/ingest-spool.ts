@@ -209,6 +209,20 @@ export async function recordSpoolFailure(db: Executor, id: number, error: string
   `);
 }
 
+/**
+ * Stuck requests get their tries again: at a start, a new version may store what an old one
+ * could not (a run id past an index entry's size, say). Their last error stays until a try ends.
+ */
+export async function retryStuckRequests(db: Executor): Promise<number> {
+  const rows = await queryRows(
+    db,
+    sql`update ingest_spool set attempts = 0 where attempts >= ${MAX_SPOOL_ATTEMPTS}
+        returning id`,
+    z.object({ id: column.number }),
+  );
+  return rows.length;
+}
+
 /** What a read of one run waits for: its requests (`inScope`), with its traces mapped so far. */
 export async function spoolScopeOfRun(
   db: Executor,

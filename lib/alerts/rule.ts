@@ -1,7 +1,7 @@
 // An alert rule as the API takes and gives it (docs/api.md "Alerts"), parsed with zod so that a
 // bad body is answered 400 naming each field that is wrong.
 import { z } from 'zod';
-import { oneOf, safeText } from '../filters';
+import { keyName, oneOf, safeText } from '../filters';
 import { EXIT_CATEGORIES } from '../../trajectory/exit-categories';
 import { hostAllowed } from './webhook-allow';
 
@@ -87,7 +87,7 @@ export function webhookHostProblem(url: string, allow: readonly string[] | null)
 }
 
 const ruleName = safeText().trim().min(1).max(200);
-const agent = safeText().trim().min(1).max(500).nullable().optional();
+const agent = keyName().nullable().optional();
 const secret = safeText().min(8).max(500);
 
 const webhookSpec = z

@@ -3,9 +3,10 @@ import { getRun } from '@/db/read/get-run';
 import type { Executor } from '@/db/sql';
 import type { RunDetail } from '@/lib/api-types';
 import { AppError } from '@/lib/app-error';
+import { keyText } from '@/trajectory/key-text';
 
-/** The `[runId]` segment of a run route (the read door checks its text). */
-export const runParams = z.object({ runId: z.string() });
+/** The `[runId]` segment of a run route (the read door checks its text), as stored. */
+export const runParams = z.object({ runId: z.string().transform(keyText) });
 
 /** What a run route settles: that run. */
 export const settleRun = ({ params }: { params: { runId: string } }) => params;

@@ -14,6 +14,7 @@ import { progressName } from '@/db/read/progress-name';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
 import type { Executor } from '@/db/sql';
 import { runIdProblem } from '@/lib/filters';
+import { keyText } from '@/trajectory/key-text';
 import { viewHref, viewQuery } from '@/lib/view-window';
 import { buildTrajectory } from '@/components/trajectory/lane-model';
 import { RunHeader } from '@/components/trajectory/run-header';
@@ -32,8 +33,9 @@ export default async function RunPage({
   params: Promise<{ runId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const runId = decodeSegment((await params).runId);
-  if (runId === null || runIdProblem(runId)) notFound();
+  const segment = decodeSegment((await params).runId);
+  if (segment === null || runIdProblem(segment)) notFound();
+  const runId = keyText(segment);
   const read = await dashboardRead(searchParams, {
     parse: (search) => ({ ok: true, data: parseRunParams(search) }),
     project: (query) => query.project,

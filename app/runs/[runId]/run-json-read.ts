@@ -6,6 +6,7 @@ import type { Executor } from '@/db/sql';
 import { SPAN_TREE_LIMIT, SPAN_TREE_MAX } from '@/lib/api-types';
 import { AppError } from '@/lib/app-error';
 import { projectName, runIdProblem } from '@/lib/filters';
+import { keyText } from '@/trajectory/key-text';
 import { dashboardRequestRead, schemaParse } from '@/app/read-door';
 
 const query = z.object({ project: projectName.optional() });
@@ -29,7 +30,7 @@ export async function readRunJson(
     settle: 'nothing',
   });
   if (!read.ok) throw new AppError('bad_request', read.problems.join('; '));
-  return { db: read.db, projectId: read.project.id, runId };
+  return { db: read.db, projectId: read.project.id, runId: keyText(runId) };
 }
 
 /** The step position of a step route's path: a whole number from 1. */

@@ -5,14 +5,14 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getRun } from '@/db/read/get-run';
 import { listProjects } from '@/db/read/projects';
-import { projectName, runIdProblem, safeText } from '@/lib/filters';
+import { keyId, projectName, runIdProblem, safeText } from '@/lib/filters';
 import { AppError } from '@/lib/app-error';
 import { recordVerdict, requireDatabase, settle } from '@/server/runtime';
 import { HUMAN_VERDICTS } from '@/trajectory/verification';
 import { requireDashboardAction } from '../../dashboard-guard';
 
 const form = z.object({
-  runId: safeText().min(1).max(500),
+  runId: keyId(),
   project: projectName.optional(),
   intent: z.enum(['give', 'take_back']),
   verdict: z.enum(HUMAN_VERDICTS).optional(),

@@ -1,13 +1,18 @@
 import '@/lib/zod-in-browser';
 import { z } from 'zod';
 import { parseSearch, projectName } from '@/lib/filters';
+import { keyText } from '@/trajectory/key-text';
 
 /** The compare view's URL: the two runs, the project, and the selected aligned row. */
 export const compareParams = z.object({
-  a: z.string({ error: 'name the first run (?a=RUN_ID)' }).min(1, 'name the first run'),
+  a: z
+    .string({ error: 'name the first run (?a=RUN_ID)' })
+    .min(1, 'name the first run')
+    .transform(keyText),
   b: z
     .string({ error: 'name the run to compare with (?b=RUN_ID)' })
-    .min(1, 'name the run to compare with'),
+    .min(1, 'name the run to compare with')
+    .transform(keyText),
   project: projectName.optional(),
   row: z.coerce.number().int().optional().catch(undefined),
 });

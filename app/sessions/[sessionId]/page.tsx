@@ -5,14 +5,14 @@ import { SessionRuns } from '@/components/sessions/session-runs';
 import { SpendCurve } from '@/components/sessions/spend-curve';
 import styles from '@/components/sessions/sessions.module.css';
 import { getSession } from '@/db/read/sessions';
-import { projectName, safeText } from '@/lib/filters';
+import { keyId, projectName } from '@/lib/filters';
 import { z } from 'zod';
 import { schemaParse, dashboardRead } from '../../read-door';
 
 export const dynamic = 'force-dynamic';
 
 const params = z.object({ project: projectName.optional() });
-const sessionSegment = safeText().min(1).max(500);
+const sessionSegment = keyId();
 
 /** One session: its runs in order with their exits, spend per run as a curve, its totals. */
 export default async function SessionPage({
@@ -22,8 +22,9 @@ export default async function SessionPage({
   params: Promise<{ sessionId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const sessionId = decodeSegment((await routeParams).sessionId);
-  if (sessionId === null || !sessionSegment.safeParse(sessionId).success) notFound();
+  const segment = sessionSegment.safeParse(decodeSegment((await routeParams).sessionId));
+  if (!segment.success) notFound();
+  const sessionId = segment.data;
   const read = await dashboardRead<z.output<typeof params>>(searchParams, {
     parse: schemaParse(params),
     project: (q) => q.project,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countRunsFrom } from '@/db/read/count-new-runs';
-import { projectName, safeText } from '@/lib/filters';
+import { keyName, projectName } from '@/lib/filters';
 import { AppError } from '@/lib/app-error';
 import { dashboardRequestRead, schemaParse } from '../../../read-door';
 import { respond } from '../../../http';
@@ -10,8 +10,8 @@ export const dynamic = 'force-dynamic';
 const query = z.object({
   project: projectName.optional(),
   from: z.iso.datetime({ offset: true }).transform((v) => new Date(v)),
-  agent: safeText().trim().min(1).max(500).optional(),
-  variant: safeText().trim().min(1).max(500).optional(),
+  agent: keyName().optional(),
+  variant: keyName().optional(),
 });
 
 /** The home page's poll: how many runs start from the window's start on, now. */

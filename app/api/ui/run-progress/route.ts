@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { runProgress } from '@/db/read/run-progress';
-import { projectName, runIdProblem, safeText } from '@/lib/filters';
+import { keyId, projectName } from '@/lib/filters';
 import { AppError } from '@/lib/app-error';
 import { dashboardRequestRead, schemaParse } from '../../../read-door';
 import { respond } from '../../../http';
@@ -9,10 +9,7 @@ export const dynamic = 'force-dynamic';
 
 const query = z.object({
   project: projectName.optional(),
-  run: safeText()
-    .min(1)
-    .max(500)
-    .refine((id) => runIdProblem(id) === null, 'run is not a run id'),
+  run: keyId(),
 });
 
 /** A running run's page asks how far it has got: its steps and whether it has ended. */

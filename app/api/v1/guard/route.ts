@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { lastStepIndex, stepActions } from '@/db/read/step-actions';
-import { safeText } from '@/lib/filters';
+import { keyId } from '@/lib/filters';
 import { decideGuard } from '@/trajectory/guard';
 import { apiRead } from '../../../read-door';
 import { projectRun } from '../run-param';
 
 export const dynamic = 'force-dynamic';
 
-const body = z.object({ runId: safeText().min(1).max(500) });
+const body = z.object({ runId: keyId() });
 
 // A harness asks right after exporting its step: under a spool backlog the answer waits for the
 // workers (which take the oldest first) rather than decide on the trajectory without that step.

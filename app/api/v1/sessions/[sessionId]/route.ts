@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { getSession } from '@/db/read/sessions';
 import { AppError } from '@/lib/app-error';
-import { safeText } from '@/lib/filters';
+import { keyId } from '@/lib/filters';
 import { toRunSummaryJson } from '@/lib/run-json';
 import { apiRead } from '../../../../read-door';
 
 export const dynamic = 'force-dynamic';
 
-const params = z.object({ sessionId: safeText().min(1).max(500) });
+const params = z.object({ sessionId: keyId() });
 
 /** One session and its runs in start order; another project's session is a 404. */
 export const GET = apiRead({ params, settle: 'project' }, async ({ db, projectId, params }) => {
