@@ -1,9 +1,16 @@
 import { createProjectKey, uniqueName, waitForRuns } from './support/projects';
+import { LOOKS, expectNoSidewaysScroll, look } from './support/layout';
 import { keepScreen } from './support/screens';
 import { expect, test } from './support/fixtures';
 
 const project = uniqueName('edges');
 const traceId = 'bad5'.repeat(8);
+// Ids and names of 3,000 characters without a break: past what an index entry holds, and past
+// any screen's width (trajectory/key-text.ts keeps 512 bytes of each).
+const unbroken = (seed: string) => seed.repeat(Math.ceil(3000 / seed.length)).slice(0, 3000);
+const LONG_RUN = unbroken('run-id_7f3c2a91-');
+const LONG_AGENT = unbroken('Agent_named_at_length-');
+const LONG_SESSION = unbroken('session:8b1e-');
 
 test.beforeAll(async ({ baseURL }) => {
   const key = await createProjectKey(project);
@@ -34,6 +41,32 @@ test.beforeAll(async ({ baseURL }) => {
         { key: 'loop.cost_usd', value: { doubleValue: -5 } },
       ],
     },
+    {
+      traceId: 'face'.repeat(8),
+      spanId: '00000000000000b1',
+      name: 'agent',
+      startTimeUnixNano: ns(start + 1000),
+      endTimeUnixNano: ns(start + 4000),
+      attributes: [
+        { key: 'loop.run.id', value: { stringValue: LONG_RUN } },
+        { key: 'loop.agent', value: { stringValue: LONG_AGENT } },
+        { key: 'loop.session.id', value: { stringValue: LONG_SESSION } },
+        { key: 'loop.goal', value: { stringValue: 'Rename every file of the archive' } },
+        { key: 'loop.exit.reason', value: { stringValue: 'goal_met' } },
+      ],
+    },
+    {
+      traceId: 'face'.repeat(8),
+      spanId: '00000000000000b2',
+      parentSpanId: '00000000000000b1',
+      name: 'step',
+      startTimeUnixNano: ns(start + 1100),
+      endTimeUnixNano: ns(start + 1900),
+      attributes: [
+        { key: 'loop.step', value: { intValue: 1 } },
+        { key: 'loop.action', value: { stringValue: 'rename_file' } },
+      ],
+    },
   ];
   const response = await fetch(`${baseURL}/v1/traces`, {
     method: 'POST',
@@ -41,7 +74,7 @@ test.beforeAll(async ({ baseURL }) => {
     body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] }),
   });
   expect(response.status).toBe(200);
-  await waitForRuns(baseURL ?? '', key, 1);
+  await waitForRuns(baseURL ?? '', key, 2);
 });
 
 test('a run whose spans sent values past their edge opens, and says which values it left out', async ({
@@ -58,4 +91,32 @@ test('a run whose spans sent values past their edge opens, and says which values
     /loop\.cost_usd = -5 .*below 0: stored as unknown/,
   ]);
   await keepScreen(page, testInfo, 'run-value-problems');
+});
+
+test('a run whose id, agent and session are 3,000 characters opens by them, at every size', async ({
+  page,
+}, testInfo) => {
+  const pages = [
+    `/?project=${project}`,
+    `/runs/${encodeURIComponent(LONG_RUN)}?project=${project}`,
+    `/sessions/${encodeURIComponent(LONG_SESSION)}?project=${project}`,
+    `/sessions?project=${project}`,
+  ];
+  for (const l of LOOKS) {
+    await look(page, l);
+    for (const path of pages) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      await expectNoSidewaysScroll(page);
+    }
+    await keepScreen(page, testInfo, `long-names-sessions-${l.name}`);
+  }
+  await page.goto(`/runs/${encodeURIComponent(LONG_RUN)}?project=${project}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+    'Rename every file of the archive',
+  );
+  await expect(page.getByText(LONG_AGENT.slice(0, 200)).first()).toBeVisible();
+  await keepScreen(page, testInfo, 'long-names-run');
+  await page.goto(`/sessions/${encodeURIComponent(LONG_SESSION)}?project=${project}`);
+  await expect(page.getByRole('link', { name: 'Rename every file of the archive' })).toBeVisible();
 });
