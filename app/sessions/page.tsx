@@ -74,9 +74,19 @@ export default async function SessionsPage({
               {page.sessions.map((s) => (
                 <tr key={s.id}>
                   <td className={styles.goal}>
-                    <Link href={withQuery(`/sessions/${encodeURIComponent(s.id)}`)}>{s.id}</Link>
+                    <Link
+                      className="clamp"
+                      title={s.id}
+                      href={withQuery(`/sessions/${encodeURIComponent(s.id)}`)}
+                    >
+                      {s.id}
+                    </Link>
                   </td>
-                  <td>{s.agent ?? '—'}</td>
+                  <td className={styles.goal}>
+                    <span className="clamp" title={s.agent ?? undefined}>
+                      {s.agent ?? '—'}
+                    </span>
+                  </td>
                   <td className={styles.num}>{formatCount(s.runs)}</td>
                   <td>
                     {Object.entries(s.exitCategories)

@@ -32,9 +32,15 @@ export function RunHeader({
       </nav>
       <h1 className={styles.goal}>{run.goal ?? 'No goal was sent for this run'}</h1>
       <p className={styles.meta}>
-        <span>agent {run.agent ?? '—'}</span>
-        <span>variant {run.variant ?? '—'}</span>
-        <span>model {run.model ?? '—'}</span>
+        <span className="clamp" title={run.agent ?? undefined}>
+          agent {run.agent ?? '—'}
+        </span>
+        <span className="clamp" title={run.variant ?? undefined}>
+          variant {run.variant ?? '—'}
+        </span>
+        <span className="clamp" title={run.model ?? undefined}>
+          model {run.model ?? '—'}
+        </span>
         <span>
           started{' '}
           <time dateTime={run.startedAt}>
@@ -43,7 +49,7 @@ export function RunHeader({
         </span>
         <span>{formatCount(run.spanCount)} spans</span>
         {run.sessionId ? (
-          <span>
+          <span className="clamp" title={run.sessionId}>
             session {sessionHref ? <Link href={sessionHref}>{run.sessionId}</Link> : run.sessionId}
           </span>
         ) : null}

@@ -43,8 +43,10 @@ export default async function SessionPage({
       <nav aria-label="Breadcrumb">
         <Link href={`/sessions${query}`}>← Sessions</Link>
       </nav>
-      <h1>Session {session.id}</h1>
-      <p className="muted">
+      <h1 className="clamp" title={session.id}>
+        Session {session.id}
+      </h1>
+      <p className="muted clamp" title={session.agent ?? undefined}>
         agent {session.agent ?? '—'} · {exits}
       </p>
       <dl className={styles.totals}>
