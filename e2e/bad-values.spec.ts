@@ -101,6 +101,8 @@ test('a run whose id, agent and session are 3,000 characters opens by them, at e
     `/runs/${encodeURIComponent(LONG_RUN)}?project=${project}`,
     `/sessions/${encodeURIComponent(LONG_SESSION)}?project=${project}`,
     `/sessions?project=${project}`,
+    `/reports/weekly?project=${project}&groupBy=agent`,
+    `/patterns?project=${project}`,
   ];
   for (const l of LOOKS) {
     await look(page, l);
@@ -121,6 +123,16 @@ test('a run whose id, agent and session are 3,000 characters opens by them, at e
   await expect(agent).toHaveAttribute('title', new RegExp(`^${LONG_AGENT.slice(0, 200)}`));
   expect((await agent.boundingBox())?.height).toBeLessThan(60);
   await keepScreen(page, testInfo, 'long-names-run');
+  // The weekly report keeps the long name to one line in its table and its legend.
+  await look(page, LOOKS[0]!);
+  await page.goto(`/reports/weekly?project=${project}&groupBy=agent`);
+  const cell = page.getByRole('cell', { name: /^Agent_named_at_length/ }).first();
+  await expect(cell).toBeVisible();
+  expect((await cell.boundingBox())?.width).toBeLessThan(600);
+  const legend = page.locator('.recharts-legend-item-text .one-line[title^="Agent_named"]');
+  await expect(legend).toHaveText(/^Agent_named_at_length/);
+  expect((await legend.boundingBox())?.height).toBeLessThan(30);
+  await keepScreen(page, testInfo, 'long-names-weekly');
   await page.goto(`/sessions/${encodeURIComponent(LONG_SESSION)}?project=${project}`);
   await expect(page.getByRole('link', { name: 'Rename every file of the archive' })).toBeVisible();
 });

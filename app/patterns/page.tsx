@@ -108,11 +108,18 @@ export default async function PatternsPage({ searchParams }: { searchParams: Sea
                     </Link>
                     {/* On a phone the kind and agent columns give way to this line. */}
                     <span className={styles.meta}>
-                      {KIND_LABEL[p.kind]} · {p.agent ?? '—'}
+                      {KIND_LABEL[p.kind]} ·{' '}
+                      <span className="one-line" title={p.agent ?? undefined}>
+                        {p.agent ?? '—'}
+                      </span>
                     </span>
                   </td>
                   <td>{KIND_LABEL[p.kind]}</td>
-                  <td>{p.agent ?? '—'}</td>
+                  <td>
+                    <span className="one-line" title={p.agent ?? undefined}>
+                      {p.agent ?? '—'}
+                    </span>
+                  </td>
                   <td className={styles.num}>{formatCount(p.runs)}</td>
                   <td className={styles.num}>{formatUsd(p.wastedUsd)}</td>
                   <td className={styles.seen}>

@@ -87,7 +87,14 @@ export function WeeklyChart({
           contentStyle={TOOLTIP_BOX}
           labelStyle={{ color: 'var(--fg)', fontWeight: 600 }}
         />
-        <Legend wrapperStyle={{ fontSize: 12.5 }} />
+        <Legend
+          wrapperStyle={{ fontSize: 12.5 }}
+          formatter={(name) => (
+            <span className="one-line" title={String(name)}>
+              {String(name)}
+            </span>
+          )}
+        />
         {series.groups.map((group, k) => {
           const style = colors.get(group);
           return (

@@ -30,7 +30,9 @@ function weeklyColumns(
             style={{ background: colors.get(info.getValue())?.color }}
             aria-hidden="true"
           />
-          {groupLabel(info.getValue(), groupBy)}
+          <span className="one-line" title={groupLabel(info.getValue(), groupBy)}>
+            {groupLabel(info.getValue(), groupBy)}
+          </span>
         </>
       ),
     }),
