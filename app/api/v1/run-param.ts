@@ -3,10 +3,10 @@ import { getRun } from '@/db/read/get-run';
 import type { Executor } from '@/db/sql';
 import type { RunDetail } from '@/lib/api-types';
 import { AppError } from '@/lib/app-error';
-import { keyText } from '@/trajectory/key-text';
+import { keyId } from '@/lib/filters';
 
 /** The `[runId]` segment of a run route (the read door checks its text), as stored. */
-export const runParams = z.object({ runId: z.string().transform(keyText) });
+export const runParams = z.object({ runId: keyId() });
 
 /** What a run route settles: that run. */
 export const settleRun = ({ params }: { params: { runId: string } }) => params;

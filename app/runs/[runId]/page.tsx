@@ -13,8 +13,7 @@ import { LiveRunPill } from '@/components/trajectory/live-run-pill';
 import { progressName } from '@/db/read/progress-name';
 import { trajectorySteps } from '@/db/read/trajectory-steps';
 import type { Executor } from '@/db/sql';
-import { runIdProblem } from '@/lib/filters';
-import { keyText } from '@/trajectory/key-text';
+import { keyId } from '@/lib/filters';
 import { viewHref, viewQuery } from '@/lib/view-window';
 import { buildTrajectory } from '@/components/trajectory/lane-model';
 import { RunHeader } from '@/components/trajectory/run-header';
@@ -33,9 +32,9 @@ export default async function RunPage({
   params: Promise<{ runId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const segment = decodeSegment((await params).runId);
-  if (segment === null || runIdProblem(segment)) notFound();
-  const runId = keyText(segment);
+  const segment = keyId().safeParse(decodeSegment((await params).runId));
+  if (!segment.success) notFound();
+  const runId = segment.data;
   const read = await dashboardRead(searchParams, {
     parse: (search) => ({ ok: true, data: parseRunParams(search) }),
     project: (query) => query.project,
