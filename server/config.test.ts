@@ -7,6 +7,11 @@ describe('readServerConfig: OTLP/gRPC and retention', () => {
     expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: '4400' }).grpcPort).toBe(4400);
     expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: '0' }).grpcPort).toBeNull();
     expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: 'off' }).grpcPort).toBeNull();
+    // Only a port set by hand must be had: a taken default is skipped (server/start.ts).
+    expect(readServerConfig({}).grpcPortChosen).toBe(false);
+    expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: '' }).grpcPortChosen).toBe(false);
+    expect(readServerConfig({ LOOPSCOPE_GRPC_PORT: '4317' }).grpcPortChosen).toBe(true);
+    expect(readServerConfig({}).grpc).toEqual({ connectionsPerAddress: 32, callsPerAddress: 128 });
     for (const bad of ['on', '70000', '-1', '43.5']) {
       expect(() => readServerConfig({ LOOPSCOPE_GRPC_PORT: bad })).toThrow(
         /Invalid setting LOOPSCOPE_GRPC_PORT/,

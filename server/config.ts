@@ -11,6 +11,8 @@ import type { AdmissionLimits } from '../ingest/admission';
 import { DEFAULT_SPOOL_LIMITS } from '../ingest/spool';
 import type { SpoolLimits } from '../ingest/spool';
 import { dashboardDoor } from '../lib/door/dashboard-session';
+import { DEFAULT_GRPC_LIMITS } from './grpc-server';
+import type { GrpcDoorLimits } from './grpc-server';
 import { parseWebhookAllow } from '../lib/alerts/webhook-allow';
 
 const env = z.object({
@@ -19,6 +21,16 @@ const env = z.object({
   LOOPSCOPE_GRPC_PORT: z
     .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
     .default(4317),
+  LOOPSCOPE_GRPC_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_GRPC_LIMITS.connectionsPerAddress),
+  LOOPSCOPE_GRPC_CALLS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(DEFAULT_GRPC_LIMITS.callsPerAddress),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
   LOOPSCOPE_DATA_DIR: z.string().min(1).default('.loopscope'),
@@ -101,6 +113,10 @@ export interface ServerConfig {
   port: number;
   /** OTLP/gRPC's port; null when it is off. */
   grpcPort: number | null;
+  /** Whether LOOPSCOPE_GRPC_PORT was set: a default port that is taken is skipped, a chosen one is not. */
+  grpcPortChosen: boolean;
+  /** What one client address may hold of the gRPC port. */
+  grpc: Pick<GrpcDoorLimits, 'connectionsPerAddress' | 'callsPerAddress'>;
   host: string;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -151,6 +167,11 @@ export function readServerConfig(
     port: e.PORT,
     grpcPort:
       e.LOOPSCOPE_GRPC_PORT === 'off' || e.LOOPSCOPE_GRPC_PORT === 0 ? null : e.LOOPSCOPE_GRPC_PORT,
+    grpcPortChosen: set.LOOPSCOPE_GRPC_PORT !== undefined,
+    grpc: {
+      connectionsPerAddress: e.LOOPSCOPE_GRPC_CONNECTIONS_PER_ADDRESS,
+      callsPerAddress: e.LOOPSCOPE_GRPC_CALLS_PER_ADDRESS,
+    },
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(root, e.LOOPSCOPE_DATA_DIR),

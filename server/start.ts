@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import next from 'next';
 import { readServerConfig } from './config';
+import type { ServerConfig } from './config';
 import {
   connectDatabase,
   createRuntime,
@@ -31,10 +32,12 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   const log = (message: string) => console.log(`[loopscope] ${message}`);
   const runtime = createRuntime(config, log);
   const origin = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  // Bound first, so that the banner names gRPC only where it does listen.
+  const grpc = await listenGrpcIfFree(config, log);
   const grpcAddress =
-    config.grpcPort === null
+    grpc === null
       ? null
-      : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.grpcPort}`;
+      : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${grpc.port}`;
   const connecting = connectDatabase(runtime, (key) => printFirstKey(origin, key, grpcAddress));
   if (!config.databaseUrl) await connecting;
   else connecting.catch(fail);
@@ -94,20 +97,6 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     );
   }
   log(`Listening on http://${config.host}:${port} (${options.dev ? 'development' : 'production'})`);
-  let grpc: GrpcListener | null = null;
-  if (config.grpcPort !== null) {
-    grpc = await listenGrpc(
-      { host: config.host, port: config.grpcPort, maxBodyBytes: config.maxBodyBytes },
-      otlpEndpointDeps,
-    ).catch((error: unknown) =>
-      fail(
-        new Error(
-          `OTLP/gRPC cannot listen on ${config.host}:${config.grpcPort} (${(error as Error).message}); set LOOPSCOPE_GRPC_PORT to another port, or to off`,
-        ),
-      ),
-    );
-    log(`OTLP/gRPC on ${config.host}:${grpc.port}`);
-  }
   startIdleSweeper(runtime);
   startPartitionUpkeep(runtime);
   startPatternWindowUpkeep(runtime);
@@ -138,5 +127,47 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
 
 function fail(error: unknown): never {
   console.error(`[loopscope] ${(error as Error).message}`);
+  console.error('[loopscope] stopped');
   process.exit(1);
+}
+
+/**
+ * OTLP/gRPC on its port. The default port is often another Collector's, Jaeger's or Phoenix's:
+ * taken, Loopscope starts without gRPC and says how to move it; a port the operator chose must
+ * be had, or the server stops.
+ */
+async function listenGrpcIfFree(
+  config: ServerConfig,
+  log: (message: string) => void,
+): Promise<GrpcListener | null> {
+  if (config.grpcPort === null) return null;
+  try {
+    const grpc = await listenGrpc(
+      {
+        host: config.host,
+        port: config.grpcPort,
+        maxBodyBytes: config.maxBodyBytes,
+        limits: config.grpc,
+      },
+      otlpEndpointDeps,
+    );
+    log(`OTLP/gRPC on ${config.host}:${grpc.port}`);
+    return grpc;
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? 'it is taken'
+        : (error as Error).message;
+    if (config.grpcPortChosen) {
+      fail(
+        new Error(
+          `OTLP/gRPC cannot listen on ${config.host}:${config.grpcPort} (${reason}); set LOOPSCOPE_GRPC_PORT to another port, or to off`,
+        ),
+      );
+    }
+    log(
+      `OTLP/gRPC is off: port ${config.grpcPort} ${reason === 'it is taken' ? 'is taken' : `cannot be had (${reason})`}; set LOOPSCOPE_GRPC_PORT to another port to serve it. OTLP/HTTP is unaffected.`,
+    );
+    return null;
+  }
 }
