@@ -53,6 +53,8 @@ export default defineConfig({
       LOOPSCOPE_RETENTION_SWEEP_MINUTES: '0',
       LOOPSCOPE_DATA_DIR: path.join(process.env.LOOPSCOPE_E2E_DIR, 'data'),
       LOOPSCOPE_INIT_API_KEY: process.env.LOOPSCOPE_E2E_KEY,
+      // The alert tests' receivers listen on loopback, which webhooks reach only when allowed.
+      LOOPSCOPE_WEBHOOK_ALLOW: '127.0.0.1,localhost',
     },
   },
 });

@@ -5,8 +5,14 @@
 // bodies are never buffered here.
 import { NextResponse } from 'next/server';
 import type { NextRequest } from 'next/server';
-import { doorProblem } from './lib/door/dashboard-door';
-import { SESSION_COOKIE } from './lib/door/dashboard-session';
+import { currentDoor, doorProblem, openDoorCookie } from './lib/door/dashboard-door';
+import {
+  createSessionToken,
+  openDoorKey,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  verifySessionToken,
+} from './lib/door/dashboard-session';
 
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
@@ -36,11 +42,15 @@ export function proxy(request: NextRequest): NextResponse {
 
 function passOrRefuse(request: NextRequest, nonce: string, policy: string): NextResponse {
   const path = request.nextUrl.pathname;
+  const token = request.cookies.get(SESSION_COOKIE)?.value;
+  const page = request.method === 'GET' && !path.startsWith('/api/');
   const problem = doorProblem({
     host: request.headers.get('host'),
-    token: request.cookies.get(SESSION_COOKIE)?.value,
+    token,
     method: request.method,
     origin: request.headers.get('origin'),
+    internal: !page && request.method !== 'HEAD',
+    openToken: request.cookies.get(openDoorCookie())?.value,
   });
   // The login page needs no session, only the right Host and origin.
   if (problem && !(problem.code === 'unauthorized' && path === '/login')) {
@@ -57,7 +67,22 @@ function passOrRefuse(request: NextRequest, nonce: string, policy: string): Next
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', policy);
-  return NextResponse.next({ request: { headers } });
+  const response = NextResponse.next({ request: { headers } });
+  // Open without a password: a page hands its browser the session the internal routes ask for.
+  const open = openDoorCookie();
+  if (
+    page &&
+    currentDoor().password === null &&
+    !verifySessionToken(request.cookies.get(open)?.value, openDoorKey())
+  ) {
+    response.cookies.set(open, createSessionToken(openDoorKey()), {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/',
+      maxAge: SESSION_TTL_MS / 1000,
+    });
+  }
+  return response;
 }
 
 export const config = {

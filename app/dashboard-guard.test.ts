@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { doorSettings, hostAllowed } from '@/lib/door/dashboard-door';
-import { createSessionToken, SESSION_COOKIE } from '@/lib/door/dashboard-session';
+import { createSessionToken, openDoorKey, SESSION_COOKIE } from '@/lib/door/dashboard-session';
 import { currentDoor, requireDashboardRequest } from './dashboard-guard';
 
 const saved = { HOST: process.env.HOST, PASSWORD: process.env.LOOPSCOPE_DASHBOARD_PASSWORD };
@@ -14,10 +14,13 @@ afterEach(() => {
   restore('LOOPSCOPE_DASHBOARD_PASSWORD', saved.PASSWORD);
 });
 
+// The session a page of the open dashboard (port 3000) hands out.
+const opened = () => `loopscope_open_3000=${createSessionToken(openDoorKey())}`;
+
 const post = (headers: Record<string, string>) =>
   new Request('http://127.0.0.1:3000/api/ui/demo', {
     method: 'POST',
-    headers: { host: '127.0.0.1:3000', ...headers },
+    headers: { host: '127.0.0.1:3000', cookie: opened(), ...headers },
   });
 
 describe('requireDashboardRequest', () => {
@@ -29,6 +32,16 @@ describe('requireDashboardRequest', () => {
       /cross-site/,
     );
     expect(() => requireDashboardRequest(post({ origin: 'null' }))).toThrow(/cross-site/);
+  });
+
+  it('on loopback without a password, still asks for the session a page hands out', () => {
+    process.env.HOST = '127.0.0.1';
+    for (const cookie of ['', `loopscope_open_3000=${createSessionToken('a guess')}`, 'x=y']) {
+      expect(() => requireDashboardRequest(post({ cookie }))).toThrow(/open the dashboard first/);
+    }
+    // Another port's session is another server's.
+    const other = `loopscope_open_4000=${createSessionToken(openDoorKey())}`;
+    expect(() => requireDashboardRequest(post({ cookie: other }))).toThrow(/open the dashboard/);
   });
 
   it('beyond loopback asks for a valid session cookie', () => {
@@ -56,7 +69,7 @@ describe('requireDashboardRequest', () => {
 
 describe('the Host a request names', () => {
   const get = (host: string) =>
-    new Request('http://127.0.0.1:3000/api/ui/demo', { headers: { host } });
+    new Request('http://127.0.0.1:3000/api/ui/demo', { headers: { host, cookie: opened() } });
   const code = (fn: () => void) => {
     try {
       fn();

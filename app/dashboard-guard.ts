@@ -3,7 +3,7 @@
 // each of these applies it again where the dashboard reads or acts, so the proxy is not the lock.
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { cookieValue, currentDoor, doorProblem } from '@/lib/door/dashboard-door';
+import { cookieValue, currentDoor, doorProblem, openDoorCookie } from '@/lib/door/dashboard-door';
 import type { AppError } from '@/lib/app-error';
 import { SESSION_COOKIE } from '@/lib/door/dashboard-session';
 
@@ -46,6 +46,8 @@ export function requireDashboardRequest(request: Request): void {
     token: cookieValue(request.headers.get('cookie'), SESSION_COOKIE),
     method: request.method,
     origin: request.headers.get('origin'),
+    internal: true,
+    openToken: cookieValue(request.headers.get('cookie'), openDoorCookie()),
   });
   if (problem) throw problem;
 }

@@ -19,6 +19,8 @@ let longRun = '';
 test.beforeAll(async ({ baseURL, request }) => {
   test.setTimeout(180_000);
   const key = await createProjectKey(project);
+  // The internal route serves the dashboard's pages: a page load hands out its session first.
+  expect((await request.get('/')).status()).toBe(200);
   const loaded = await request.post('/api/ui/demo', { data: { project } });
   expect(loaded.status()).toBe(200);
   // Four weeks of sample runs: the API's default window (30 days) holds them all.

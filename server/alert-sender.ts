@@ -1,5 +1,6 @@
 // The sender: a loop in the server process that claims due outbox rows (db/write/alert-outbox.ts)
-// and posts them. Each attempt has a timeout and follows no redirect; a non-2xx answer or an
+// and posts them (server/webhook-post.ts: never inward unless the operator allows it, never to
+// this server). Each attempt has a timeout and follows no redirect; a non-2xx answer or an
 // error is retried with exponential backoff and jitter up to the attempt limit, then the event is
 // failed with its last error. Every attempt is logged in alert_deliveries. The event id travels
 // in X-Loopscope-Event on every attempt, so a receiver can drop the duplicates that at-least-once
@@ -10,12 +11,13 @@ import { getRun } from '../db/read/get-run';
 import { claimDueEvents, recordAttempt } from '../db/write/alert-outbox';
 import type { AttemptOutcome, ClaimedEvent } from '../db/write/alert-outbox';
 import { openSecret } from '../lib/alerts/secret-box';
-import { hostAllowed } from '../lib/alerts/webhook-allow';
 import { signBody, webhookBody } from '../lib/alerts/webhook-body';
 import type { AlertEventBody } from '../lib/alerts/webhook-body';
 import { toRunSummaryJson } from '../lib/run-json';
 import type { AlertConfig } from './config';
 import { RepeatingPass } from '../lib/repeating-pass';
+import type { OwnListeners } from '../lib/alerts/webhook-address';
+import { postWebhook, WebhookRefused } from './webhook-post';
 
 const BATCH = 16;
 const MAX_DELAY_MS = 3600_000;
@@ -26,6 +28,8 @@ export interface AlertSenderDeps {
   config: AlertConfig;
   /** Where links point: LOOPSCOPE_PUBLIC_URL, else the address the server listens on. */
   linkBase: () => string;
+  /** This server's own listeners, which no webhook may reach. */
+  own: () => OwnListeners;
   log: (message: string) => void;
 }
 
@@ -81,13 +85,6 @@ export class AlertSender extends RepeatingPass {
   ): Promise<{ httpStatus: number | null; error: string | null; final?: boolean }> {
     const { config, key } = this.deps;
     const url = new URL(event.webhook_url);
-    if (!hostAllowed(url.hostname, config.webhookAllow)) {
-      return {
-        httpStatus: null,
-        error: `host ${url.hostname} is not in LOOPSCOPE_WEBHOOK_ALLOW`,
-        final: true,
-      };
-    }
     let secret: string | null = null;
     if (event.secret_sealed !== null) {
       secret = openSecret(key, event.secret_sealed);
@@ -110,14 +107,12 @@ export class AlertSender extends RepeatingPass {
     };
     if (secret !== null) headers['x-loopscope-signature'] = signBody(secret, body);
     try {
-      const response = await fetch(url, {
-        method: 'POST',
+      const response = await postWebhook(url, {
         headers,
         body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(config.timeoutMs),
+        timeoutMs: config.timeoutMs,
+        policy: { allow: config.webhookAllow, own: this.deps.own },
       });
-      await response.body?.cancel().catch(() => {});
       if (response.status >= 200 && response.status < 300) {
         return { httpStatus: response.status, error: null };
       }
@@ -127,6 +122,9 @@ export class AlertSender extends RepeatingPass {
           : `answered ${response.status}`;
       return { httpStatus: response.status, error };
     } catch (error) {
+      if (error instanceof WebhookRefused) {
+        return { httpStatus: null, error: error.message, final: true };
+      }
       return { httpStatus: null, error: requestError(error, config.timeoutMs) };
     }
   }
@@ -167,7 +165,7 @@ function requestError(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `no answer within ${timeoutMs} ms`;
   }
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `could not connect (${cause.code})`;
-  return `request failed: ${cause?.message ?? (error as Error).message}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code) return `could not connect (${code})`;
+  return `request failed: ${(error as Error).message}`;
 }

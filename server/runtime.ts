@@ -4,6 +4,7 @@ import type { Database, DatabaseHandle } from '../db/client';
 import { describeError } from '../db/errors';
 import { authenticateKey } from '../db/projects';
 import { Admission } from '../ingest/admission';
+import type { OwnListeners } from '../lib/alerts/webhook-address';
 import { IngestSpool } from '../ingest/spool';
 import type { HeldBack } from '../ingest/spool-worker';
 import type { RunningSpoolWorkers } from './spool-workers';
@@ -117,6 +118,15 @@ export function createDeriver(runtime: () => Runtime): Deriver {
 }
 
 /** The sender of this process's alert outbox, reading the runtime's current database. */
+/** Where this server listens, which no webhook may reach. */
+export function ownListeners(runtime: Pick<Runtime, 'config'>): OwnListeners {
+  const { config } = runtime;
+  return {
+    ports: [config.port, ...(config.grpcPort === null ? [] : [config.grpcPort])],
+    publicHost: config.publicUrl ? new URL(config.publicUrl).host.toLowerCase() : null,
+  };
+}
+
 export function createAlertSender(
   runtime: () => Runtime,
   key: Buffer,
@@ -134,6 +144,7 @@ export function createAlertSender(
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       return config.publicUrl ?? `http://${host}:${config.port}`;
     },
+    own: () => ownListeners(runtime()),
     log: (message) => runtime().log(message),
   });
 }

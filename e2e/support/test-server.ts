@@ -13,7 +13,8 @@ import type { TestDatabaseKind } from '../../db/test-database';
 import type { DatabaseHandle } from '../../db/client';
 import { admissionLimits } from '../../ingest/admission';
 import type { AdmissionLimits } from '../../ingest/admission';
-import { configureDoor } from '../../lib/door/dashboard-door';
+import { configureDoor, openDoorCookie } from '../../lib/door/dashboard-door';
+import { createSessionToken, openDoorKey } from '../../lib/door/dashboard-session';
 import { loopSettings } from '../../lib/settings';
 import type { LoopSettings } from '../../lib/settings';
 import { readServerConfig } from '../../server/config';
@@ -93,10 +94,15 @@ export interface TestServer {
   settle(projectId?: string): Promise<void>;
   /** Resolves once every request answered 200 has its spans stored (the spool is empty). */
   stored(): Promise<void>;
+  /** A `Cookie` value with the session a dashboard page hands out (no password set). */
+  openDoorCookie(): string;
   /** Another project with its own key, for isolation checks. */
   newProject(name: string): Promise<{ projectId: string; key: string }>;
   close(): Promise<void>;
 }
+
+/** LOOPSCOPE_WEBHOOK_ALLOW in the tests: their receivers on this machine. */
+export const TEST_WEBHOOK_ALLOW = ['127.0.0.1', 'localhost'] as const;
 
 export const TEST_PRICES: ModelPrice[] = [
   {
@@ -153,6 +159,8 @@ export async function startTestServer(
       timeoutMs: 2000,
       maxAttempts: 5,
       baseDelayMs: 50,
+      // The tests' receivers listen on loopback, which a webhook reaches only when allowed.
+      webhookAllow: [...TEST_WEBHOOK_ALLOW],
       ...options.alerts,
     },
   };
@@ -205,6 +213,8 @@ export async function startTestServer(
     runtime,
     newProject,
     settle,
+    openDoorCookie: () =>
+      `${openDoorCookie({ host: '127.0.0.1', port, password: undefined, publicUrl: null })}=${createSessionToken(openDoorKey())}`,
     stored: () => runtime.spoolWorkers?.workers.drained() ?? Promise.resolve(),
     close: async () => {
       await runtime.spoolWorkers?.stop();

@@ -3,7 +3,6 @@
 import { z } from 'zod';
 import { keyName, oneOf, safeText } from '../filters';
 import { EXIT_CATEGORIES } from '../../trajectory/exit-categories';
-import { hostAllowed } from './webhook-allow';
 
 const usd = z.number().finite().min(0).max(1e9);
 
@@ -77,14 +76,6 @@ const webhookUrl = safeText()
       ctx.addIssue({ code: 'custom', message: 'must not carry a user name or password' });
     }
   });
-
-/** Why the operator's allow list (LOOPSCOPE_WEBHOOK_ALLOW) refuses a webhook URL, or null. */
-export function webhookHostProblem(url: string, allow: readonly string[] | null): string | null {
-  const { hostname } = new URL(url);
-  return hostAllowed(hostname, allow)
-    ? null
-    : `webhook.url: host ${hostname} is not in LOOPSCOPE_WEBHOOK_ALLOW`;
-}
 
 const ruleName = safeText().trim().min(1).max(200);
 const agent = keyName().nullable().optional();

@@ -4,7 +4,7 @@
 // from the dashboard's own origin.
 import { hostname, networkInterfaces } from 'node:os';
 import { AppError } from '../app-error';
-import { dashboardDoor, isLoopback, verifySessionToken } from './dashboard-session';
+import { dashboardDoor, isLoopback, openDoorKey, verifySessionToken } from './dashboard-session';
 import type { DashboardDoor } from './dashboard-session';
 
 export interface DoorSettings {
@@ -89,6 +89,21 @@ export interface DoorRequest {
   token: string | undefined;
   method: string;
   origin: string | null;
+  /**
+   * A request only the dashboard's own pages make (a UI route, a write): it needs a session even
+   * where the dashboard is open without a password.
+   */
+  internal?: boolean;
+  /** The open dashboard's session cookie (`openDoorCookie`), where there is no password. */
+  openToken?: string;
+}
+
+/**
+ * The cookie of an open dashboard's session, named for the port: browsers keep cookies by host,
+ * not port, and two servers on one machine would take each other's.
+ */
+export function openDoorCookie(settings: DoorSettings = doorSettings()): string {
+  return `loopscope_open_${settings.port}`;
 }
 
 /** Why the request may not pass (421, 403 or 401), or null. */
@@ -113,6 +128,13 @@ export function doorProblem(
     (door.password !== null && !verifySessionToken(request.token, door.password))
   ) {
     return new AppError('unauthorized', 'log in to the dashboard first');
+  }
+  if (
+    door.password === null &&
+    request.internal &&
+    !verifySessionToken(request.openToken, openDoorKey())
+  ) {
+    return new AppError('unauthorized', 'open the dashboard first: this route serves its pages');
   }
   return null;
 }

@@ -37,6 +37,18 @@ function sign(payload: string, password: string): string {
   return createHmac('sha256', signingKey(password)).update(payload).digest('base64url');
 }
 
+// Without a password the dashboard is open on loopback, yet its internal routes still ask for a
+// session: a page load hands one out, so only the dashboard's own pages hold one, and a program
+// on this machine that posts to an internal route (a webhook aimed inward) holds none. Signed
+// with a key of this process: a restart hands out new ones at the next page load.
+const OPEN_DOOR_KEY = Symbol.for('loopscope.open-door-key');
+type KeyHolder = { [OPEN_DOOR_KEY]?: string };
+
+/** What signs the sessions of a dashboard without a password. */
+export function openDoorKey(): string {
+  return ((globalThis as KeyHolder)[OPEN_DOOR_KEY] ??= randomBytes(32).toString('base64url'));
+}
+
 /** `expiry.id.signature`: the id is what logging out revokes. */
 export function createSessionToken(password: string, now = Date.now()): string {
   const payload = `${now + SESSION_TTL_MS}.${randomBytes(16).toString('base64url')}`;

@@ -20,8 +20,13 @@ describe('POST /api/ui/demo', () => {
     await server?.close();
   });
 
+  // What a page load hands the browser: the route serves the dashboard's pages only.
+  const session = () => ({ cookie: server.openDoorCookie() });
   const load = async () => {
-    const response = await fetch(`${server.url}/api/ui/demo`, { method: 'POST' });
+    const response = await fetch(`${server.url}/api/ui/demo`, {
+      method: 'POST',
+      headers: session(),
+    });
     expect(response.status).toBe(200);
     return ((await response.json()) as { loaded: DemoSummary }).loaded;
   };
@@ -50,7 +55,7 @@ describe('POST /api/ui/demo', () => {
     const post = (body: BodyInit, type: string) =>
       fetch(`${server.url}/api/ui/demo`, {
         method: 'POST',
-        headers: { 'content-type': type },
+        headers: { 'content-type': type, ...session() },
         body,
       });
     const form = new URLSearchParams({ project: 'staging' });
@@ -68,6 +73,19 @@ describe('POST /api/ui/demo', () => {
       error: { code: 'not_found', message: 'no project "nope"' },
     });
     expect((await post('{', 'application/json')).status).toBe(400);
+  });
+
+  it('refuses a request that holds no dashboard session (a webhook aimed inward), changing nothing', async () => {
+    const before = await groups();
+    const refused = await fetch(`${server.url}/api/ui/demo`, { method: 'POST' });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      error: {
+        code: 'unauthorized',
+        message: 'open the dashboard first: this route serves its pages',
+      },
+    });
+    expect(await groups()).toEqual(before);
   });
 
   it('keeps no key alive: each load revokes the key it made', async () => {

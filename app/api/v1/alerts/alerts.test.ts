@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '@/db/test-database';
 import type { DatabaseHandle } from '@/db/client';
-import { startTestServer } from '@/e2e/support/test-server';
+import { startTestServer, TEST_WEBHOOK_ALLOW } from '@/e2e/support/test-server';
 import type { TestServer } from '@/e2e/support/test-server';
 import { closedPort, startReceiver } from '@/e2e/support/webhook-receiver';
 import type { Receiver } from '@/e2e/support/webhook-receiver';
@@ -218,8 +218,44 @@ describe.each(TEST_DATABASE_KINDS)('alert rules through the API on %s', (kind) =
         rule('x', { kind: 'loop' }, { url: 'https://hooks.slack.com/T/B', format: 'slack' }),
       );
     } finally {
-      alerts.webhookAllow = null;
+      alerts.webhookAllow = [...TEST_WEBHOOK_ALLOW];
     }
+  });
+
+  it('refuses a webhook to an inward address unless allowed, and to this server ever', async () => {
+    const alerts = server.runtime.config.alerts;
+    const create = (url: string) =>
+      api.call(
+        'POST',
+        '/api/v1/alerts/rules',
+        rule('x', { kind: 'loop' }, { url, format: 'json' }),
+      );
+    const message = (answer: { body: Record<string, unknown> }) =>
+      (answer.body.error as { message: string }).message;
+    alerts.webhookAllow = null;
+    try {
+      for (const url of [
+        'http://127.0.0.1:9/x',
+        'http://localhost:9/x',
+        'http://[::1]:9/x',
+        'http://169.254.169.254/latest/meta-data',
+        'http://10.1.2.3/x',
+        'http://[fd00::1]/x',
+        'http://0.0.0.0:9/x',
+      ]) {
+        const refused = await create(url);
+        expect(refused.status, url).toBe(400);
+        expect(message(refused), url).toMatch(/inward address|this Loopscope server/);
+      }
+    } finally {
+      alerts.webhookAllow = [...TEST_WEBHOOK_ALLOW];
+    }
+    // Allowed by name, loopback is open to a receiver; never to this server's own port.
+    const own = new URL(server.url);
+    const itself = await create(`http://127.0.0.1:${own.port}/api/ui/demo`);
+    expect(itself.status).toBe(400);
+    expect(message(itself)).toMatch(/reaches this Loopscope server itself/);
+    expect((await create(`http://localhost:${own.port}/api/ui/demo`)).status).toBe(400);
   });
 });
 

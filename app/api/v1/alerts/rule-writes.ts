@@ -4,14 +4,19 @@ import type { Database } from '@/db/client';
 import { getRuleRecord, toRule } from '@/db/read/alert-rules';
 import { insertRule, ruleFields, updateRule } from '@/db/write/alert-rules';
 import type { RuleFields } from '@/db/write/alert-rules';
-import { webhookHostProblem } from '@/lib/alerts/rule';
+import { webhookHostProblem } from '@/lib/alerts/webhook-address';
 import type { NewRule, Rule, RuleChange } from '@/lib/alerts/rule';
 import { sealSecret } from '@/lib/alerts/secret-box';
 import { AppError } from '@/lib/app-error';
-import { getRuntime } from '@/server/runtime';
+import { getRuntime, ownListeners } from '@/server/runtime';
 
 function checkHost(url: string): void {
-  const problem = webhookHostProblem(url, getRuntime().config.alerts.webhookAllow);
+  const runtime = getRuntime();
+  const problem = webhookHostProblem(
+    url,
+    runtime.config.alerts.webhookAllow,
+    ownListeners(runtime),
+  );
   if (problem) throw new AppError('bad_request', problem);
 }
 
