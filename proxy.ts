@@ -49,7 +49,7 @@ function passOrRefuse(request: NextRequest, nonce: string, policy: string): Next
     token,
     method: request.method,
     origin: request.headers.get('origin'),
-    internal: !page && request.method !== 'HEAD',
+    internal: request.method !== 'GET' && request.method !== 'HEAD',
     openToken: request.cookies.get(openDoorCookie())?.value,
   });
   // The login page needs no session, only the right Host and origin.

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { doorSettings, hostAllowed } from '@/lib/door/dashboard-door';
+import { isDashboardPath } from '@/lib/filters';
 import { createSessionToken, openDoorKey, SESSION_COOKIE } from '@/lib/door/dashboard-session';
 import { currentDoor, requireDashboardRequest } from './dashboard-guard';
 
@@ -69,7 +70,7 @@ describe('requireDashboardRequest', () => {
 
 describe('the Host a request names', () => {
   const get = (host: string) =>
-    new Request('http://127.0.0.1:3000/api/ui/demo', { headers: { host, cookie: opened() } });
+    new Request('http://127.0.0.1:3000/api/ui/demo', { headers: { host } });
   const code = (fn: () => void) => {
     try {
       fn();
@@ -106,5 +107,31 @@ describe('the Host a request names', () => {
     expect(hostAllowed('127.0.0.1:3000', settings)).toBe(true);
     expect(hostAllowed(`${hostname()}:3000`, settings)).toBe(true);
     expect(hostAllowed('attacker.example:3000', settings)).toBe(false);
+  });
+});
+
+describe('the paths the proxy covers', () => {
+  it('are the dashboard paths the server’s edge knows, path for path', async () => {
+    const { config } = await import('@/proxy');
+    const matcher = new RegExp(`^${config.matcher[0]}$`);
+    for (const path of [
+      '/',
+      '/runs/x',
+      '/runs/x/spans',
+      '/api/ui/demo',
+      '/login',
+      '/reports/weekly',
+      '/v1/traces',
+      '/v1/x',
+      '/api/v1/runs',
+      '/api/health',
+      '/api/admin/keys',
+      '/_next/static/a.js',
+      '/_next/image',
+      '/favicon.ico',
+      '/icon.svg',
+    ]) {
+      expect(isDashboardPath(path), path).toBe(matcher.test(path));
+    }
   });
 });

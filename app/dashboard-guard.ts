@@ -46,7 +46,8 @@ export function requireDashboardRequest(request: Request): void {
     token: cookieValue(request.headers.get('cookie'), SESSION_COOKIE),
     method: request.method,
     origin: request.headers.get('origin'),
-    internal: true,
+    // What changes anything: a read is no more than the open dashboard's pages show.
+    internal: request.method !== 'GET' && request.method !== 'HEAD',
     openToken: cookieValue(request.headers.get('cookie'), openDoorCookie()),
   });
   if (problem) throw problem;

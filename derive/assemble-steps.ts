@@ -6,6 +6,7 @@ import { canonicalActionHash } from '../trajectory/canonical-hash';
 import type { RequestedCall, SpanFacts } from '../trajectory/span-facts';
 import { addSpend, NO_SPEND } from './span-tree';
 import type { SpanTree, StoredSpan } from './span-tree';
+import { parseBoundedJson } from '../trajectory/bounded-json';
 
 type Tier = (span: StoredSpan) => boolean;
 
@@ -312,11 +313,8 @@ function askedButNotRun(
 }
 
 function parseArgs(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
+  const parsed = parseBoundedJson(text);
+  return parsed.ok ? parsed.value : null;
 }
 
 /**

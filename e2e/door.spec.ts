@@ -51,6 +51,20 @@ test('on loopback a foreign Host (DNS rebinding) is refused on pages, actions an
   expect(ingest.status).toBe(200);
 });
 
+test('a server action aimed past the dashboard’s pages is refused 403 at the edge', async ({
+  server,
+}) => {
+  for (const target of ['/v1/x', '/api/v1/x', '/api/v1/runs', '/favicon.ico', '/api/health']) {
+    const answer = await rawRequest(`${server.url}${target}`, {
+      method: 'POST',
+      headers: { 'next-action': 'abc123', origin: 'http://attacker.example' },
+      body: '[]',
+    });
+    expect(answer.status, target).toBe(403);
+    expect(answer.body, target).toContain('dashboard pages only');
+  }
+});
+
 test('text and dates a database cannot take answer 4xx on every page, never a 500', async ({
   server,
 }) => {

@@ -1,6 +1,7 @@
 // Typed reads of untrusted attribute maps. Every reader takes several keys in priority order, so
 // the fallbacks of docs/conventions.md read as one list at the call site.
 import type { AttributeValue, Attributes } from './otlp/types';
+import { parseBoundedJson } from '../trajectory/bounded-json';
 
 function first(attrs: Attributes, keys: readonly string[]): AttributeValue | undefined {
   for (const key of keys) {
@@ -62,11 +63,8 @@ export function readStructured(attrs: Attributes, ...keys: string[]): unknown {
 export function parseJson(text: string): unknown {
   const trimmed = text.trim();
   if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return text;
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return text;
-  }
+  const parsed = parseBoundedJson(trimmed);
+  return parsed.ok ? parsed.value : text;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -155,6 +155,18 @@ export function parseSearch<T extends z.ZodType>(
 }
 
 /** Why a request's path cannot be routed (its percent-encoding is not UTF-8), or null. */
+/**
+ * Whether a path is one of the dashboard's own (pages, their JSON routes), which the proxy's door
+ * covers: not the ingest, the keyed API, health, the admin route or static files. The proxy's
+ * matcher (proxy.ts) says the same in Next's own syntax.
+ */
+export function isDashboardPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return !/^\/(?:v1\/|api\/v1\/|api\/health|api\/admin\/|_next\/static|_next\/image|favicon\.ico|icon\.svg)/.test(
+    path,
+  );
+}
+
 export function pathProblem(url: string): string | null {
   const path = url.split('?', 1)[0] ?? '';
   try {

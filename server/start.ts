@@ -1,6 +1,7 @@
 // The Loopscope server: Next.js (dashboard, read API, /v1/traces) in one process with the
 // database it owns. PGlite is opened before listening, so a locked data folder fails at once.
 import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import next from 'next';
@@ -23,7 +24,7 @@ import { startWindowAlerts } from './window-alerts';
 import { revokedSessionsFile } from './revoked-sessions-file';
 import { configureDoor } from '../lib/door/dashboard-door';
 import { checkSessionRevocationsOf } from '../lib/door/dashboard-session';
-import { pathProblem } from '../lib/filters';
+import { isDashboardPath, pathProblem } from '../lib/filters';
 import { CLIENT_ADDRESS_HEADER } from '../lib/door/login-throttle';
 import { isOtlpExport, serveOtlpExport } from './ingest-fast-path';
 
@@ -61,10 +62,12 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? 'unknown';
     // A path that does not decode (`/runs/%ED%A0%80`) would fail inside Next's router as a 500.
     const problem = pathProblem(req.url ?? '/');
-    if (problem) {
-      res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ error: { code: 'bad_request', message: problem } }));
-      return;
+    if (problem) return refuse(res, 400, 'bad_request', problem);
+    // Server actions live on dashboard pages, behind the proxy's checks. An action header on a
+    // path the proxy does not cover (`/api/v1/x`, `/favicon.ico`) is a probe: Next would refuse
+    // it deep inside, with a 500 and a log line each time.
+    if (req.headers['next-action'] !== undefined && !isDashboardPath(req.url ?? '/')) {
+      return refuse(res, 403, 'forbidden', 'a server action is answered on dashboard pages only');
     }
     handle(req, res).catch((error: unknown) => {
       log(`request failed: ${(error as Error).message}`);
@@ -123,6 +126,11 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function refuse(res: ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify({ error: { code, message } }));
 }
 
 function fail(error: unknown): never {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parseBoundedJson } from './bounded-json';
 
 export type JsonValue =
   null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -80,11 +81,7 @@ export function normalizeValue(value: unknown): JsonValue {
 }
 
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
+  return parseBoundedJson(text);
 }
 
 export function normalizeArgs(args: unknown): JsonValue {

@@ -1,6 +1,7 @@
 // What a model call was sent and what it answered, read from a stored span's attributes and
 // events in every convention real frameworks use (docs/conventions.md, "Messages"). Pure: the
 // span as stored in, plain text out. Nothing here is markup; callers render it as text.
+import { parseBoundedJson } from './bounded-json';
 
 /** A span as stored: attribute values are whatever the exporter sent (JSON text often). */
 export interface MessageSpan {
@@ -543,11 +544,8 @@ function structured(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
   if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return value;
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return value;
-  }
+  const parsed = parseBoundedJson(trimmed);
+  return parsed.ok ? parsed.value : value;
 }
 
 function list(value: unknown): unknown[] {

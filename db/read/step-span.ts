@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AttributePairs, StepSpanDetail } from '../../lib/api-types';
 import type { Executor } from '../sql';
 import { queryRows } from '../sql';
+import { parseBoundedJson } from '../../trajectory/bounded-json';
 
 const num = z.coerce.number();
 const optionalNum = z.coerce.number().nullable();
@@ -132,9 +133,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+  const parsed = parseBoundedJson(text);
+  return parsed.ok ? parsed.value : text;
 }

@@ -90,8 +90,8 @@ export interface DoorRequest {
   method: string;
   origin: string | null;
   /**
-   * A request only the dashboard's own pages make (a UI route, a write): it needs a session even
-   * where the dashboard is open without a password.
+   * A write only the dashboard's own pages make (a UI route's POST, a server action): it needs a
+   * session even where the dashboard is open without a password.
    */
   internal?: boolean;
   /** The open dashboard's session cookie (`openDoorCookie`), where there is no password. */

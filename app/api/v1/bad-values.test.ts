@@ -181,6 +181,56 @@ describe.each(TEST_DATABASE_KINDS)('values past every edge, on %s', (kind) => {
     }
   });
 
+  it('reads model messages and tool arguments nested 5,000 deep on every view of the run', async () => {
+    const nestedArray = `${'['.repeat(5000)}1${']'.repeat(5000)}`;
+    const nestedObject = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const [root, step] = run(14, { 'loop.action.args': { stringValue: nestedObject } }) as [
+      object,
+      { spanId: string },
+    ];
+    const chat = {
+      ...step,
+      spanId: '0014000000000003',
+      parentSpanId: step.spanId,
+      name: 'chat gpt-4o',
+      attributes: [
+        { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+        { key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } },
+        {
+          key: 'gen_ai.input.messages',
+          value: { stringValue: `[{"role":"user","parts":[${nestedArray}]}]` },
+        },
+        {
+          key: 'gen_ai.output.messages',
+          value: { stringValue: `[{"role":"assistant","parts":[${nestedObject}]}]` },
+        },
+      ],
+    };
+    expect((await ingest([root, step, chat])).status).toBe(200);
+    await server.settle();
+    const id = traceOf(14);
+    // The run page's trace and step views walk every attribute and message of its spans.
+    for (const path of [
+      `/api/v1/runs/${id}`,
+      `/api/v1/runs/${id}/steps`,
+      `/runs/${id}/spans`,
+      `/runs/${id}/steps/1/spans`,
+      `/runs/${id}/steps/1/span`,
+    ]) {
+      const answer = await call(path);
+      expect(answer.status, path).toBe(200);
+      await answer.json();
+    }
+    const tree = (await (await call(`/runs/${id}/steps/1/spans`)).json()) as {
+      spans: { name: string; attributes: [string, unknown][] }[];
+    };
+    // Too deep to be read as structure, the messages are kept and shown as the text they came as.
+    const attributes = new Map(tree.spans.find((s) => s.name === 'chat gpt-4o')?.attributes);
+    expect(attributes.get('gen_ai.input.messages')).toBe(
+      `[{"role":"user","parts":[${nestedArray}]}]`,
+    );
+  });
+
   it('leaves other projects ingesting and reading, and no backlog behind', async () => {
     const response = await ingest(run(20, { 'loop.cost_usd': { doubleValue: 0.5 } }), other.key);
     expect(response.status).toBe(200);
