@@ -8,10 +8,10 @@
 import type { Database } from '../db/client';
 import { describeError } from '../db/errors';
 import { getRun } from '../db/read/get-run';
-import { claimDueEvents, recordAttempt } from '../db/write/alert-outbox';
+import { claimDueEvents, recordAttempt, releaseClaim } from '../db/write/alert-outbox';
 import type { AttemptOutcome, ClaimedEvent } from '../db/write/alert-outbox';
 import { openSecret } from '../lib/alerts/secret-box';
-import { signBody, webhookBody } from '../lib/alerts/webhook-body';
+import { signBody, timestampedSignature, webhookBody } from '../lib/alerts/webhook-body';
 import type { AlertEventBody } from '../lib/alerts/webhook-body';
 import { toRunSummaryJson } from '../lib/run-json';
 import type { AlertConfig } from './config';
@@ -20,6 +20,12 @@ import type { OwnListeners } from '../lib/alerts/webhook-address';
 import { postWebhook, WebhookRefused } from './webhook-post';
 
 const BATCH = 16;
+// An event whose secret this server cannot open waits this long for one that can, looked at
+// again after this many first-retry delays (150 s by default), then fails with the reason.
+const FOREIGN_KEY_GRACE_MS = 3600_000;
+const FOREIGN_KEY_RETRY_ATTEMPT_DELAYS = 30;
+const FOREIGN_KEY_ERROR =
+  "the rule's secret was sealed under an alert key no server here holds (LOOPSCOPE_ALERT_KEY): give every server on this database the same key";
 const MAX_DELAY_MS = 3600_000;
 
 export interface AlertSenderDeps {
@@ -59,6 +65,28 @@ export class AlertSender extends RepeatingPass {
     const { config } = this.deps;
     const attempt = event.attempts;
     const result = await this.post(db, event);
+    if (result === 'not_mine') {
+      // Sealed under another alert key: another server on this database may hold it. Left to
+      // them, untried, until it has waited long enough that none does.
+      const waitedMs = Date.now() - new Date(event.fired_at).getTime();
+      if (waitedMs < FOREIGN_KEY_GRACE_MS) {
+        this.deps.log(
+          `alert event ${event.id} (rule ${event.rule_id}): its secret is sealed under another alert key (LOOPSCOPE_ALERT_KEY); left for a server that holds it`,
+        );
+        await releaseClaim(
+          db,
+          { projectId: event.project_id, id: event.id, attempt },
+          FOREIGN_KEY_RETRY_ATTEMPT_DELAYS * config.baseDelayMs * (0.5 + Math.random()),
+        );
+        return;
+      }
+      await recordAttempt(
+        db,
+        { projectId: event.project_id, id: event.id, attempt },
+        { httpStatus: null, error: FOREIGN_KEY_ERROR, next: { status: 'failed' } },
+      );
+      return;
+    }
     const delivered = result.error === null;
     let next: AttemptOutcome['next'];
     if (delivered) next = { status: 'delivered' };
@@ -82,19 +110,13 @@ export class AlertSender extends RepeatingPass {
   private async post(
     db: Database,
     event: ClaimedEvent,
-  ): Promise<{ httpStatus: number | null; error: string | null; final?: boolean }> {
+  ): Promise<{ httpStatus: number | null; error: string | null; final?: boolean } | 'not_mine'> {
     const { config, key } = this.deps;
     const url = new URL(event.webhook_url);
     let secret: string | null = null;
     if (event.secret_sealed !== null) {
       secret = openSecret(key, event.secret_sealed);
-      if (secret === null) {
-        return {
-          httpStatus: null,
-          error: "the rule's secret was sealed under another alert key (LOOPSCOPE_ALERT_KEY)",
-          final: true,
-        };
-      }
+      if (secret === null) return 'not_mine';
     }
     const body = webhookBody(
       event.webhook_format === 'slack' ? 'slack' : 'json',
@@ -105,7 +127,10 @@ export class AlertSender extends RepeatingPass {
       'user-agent': 'Loopscope-Alerts/1',
       'x-loopscope-event': event.id,
     };
-    if (secret !== null) headers['x-loopscope-signature'] = signBody(secret, body);
+    if (secret !== null) {
+      headers['x-loopscope-signature'] = signBody(secret, body);
+      Object.assign(headers, timestampedSignature(secret, event.id, body));
+    }
     try {
       const response = await postWebhook(url, {
         headers,

@@ -108,3 +108,18 @@ export async function recordAttempt(
       where project_id = ${event.projectId}::uuid and id = ${event.id}::uuid`);
   });
 }
+
+/**
+ * Gives a claimed event back untried, due again in `afterMs`: the attempt is not counted, so
+ * another sender (one that can do what this one cannot) takes it as if this one never had.
+ */
+export async function releaseClaim(
+  db: Executor,
+  event: { projectId: string; id: string; attempt: number },
+  afterMs: number,
+): Promise<void> {
+  await db.execute(sql`update alert_events set attempts = attempts - 1,
+      next_attempt_at = now() + ${afterMs} * interval '1 millisecond'
+    where project_id = ${event.projectId}::uuid and id = ${event.id}::uuid
+      and status = 'pending' and attempts = ${event.attempt}`);
+}

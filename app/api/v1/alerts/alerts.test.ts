@@ -7,6 +7,7 @@ import type { TestServer } from '@/e2e/support/test-server';
 import { closedPort, startReceiver } from '@/e2e/support/webhook-receiver';
 import type { Receiver } from '@/e2e/support/webhook-receiver';
 import { runBody } from '@/e2e/support/alert-runs';
+import { newAlertKey } from '@/lib/alerts/secret-box';
 import type { TestRun } from '@/e2e/support/alert-runs';
 import { lastThursdayNoonMs } from '@/trajectory/report-weeks';
 
@@ -387,6 +388,15 @@ describe.each(TEST_DATABASE_KINDS)('run rules fire and deliver on %s', (kind) =>
     const expected = `sha256=${createHmac('sha256', secret).update(received!.body).digest('hex')}`;
     expect(received!.headers['x-loopscope-signature']).toBe(expected);
     expect(received!.headers['content-type']).toBe('application/json');
+    // The Standard Webhooks signature covers the id and the attempt's time with the body: a
+    // receiver refuses a replay once its tolerance has passed.
+    const { 'webhook-id': id, 'webhook-timestamp': at } = received!.headers;
+    expect(id).toBe(received!.headers['x-loopscope-event']);
+    expect(Math.abs(Number(at) - Date.now() / 1000)).toBeLessThan(120);
+    const timestamped = createHmac('sha256', secret)
+      .update(`${id}.${at}.${received!.body}`)
+      .digest('base64');
+    expect(received!.headers['webhook-signature']).toBe(`v1,${timestamped}`);
   });
 
   it('the Slack body is { text } with span text escaped and no signature without a secret', () => {
@@ -508,6 +518,42 @@ describe.each(TEST_DATABASE_KINDS)('delivery that survives faults on %s', (kind)
     );
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('a server that cannot open a rule’s secret leaves its event, untried, to one that can', async () => {
+    database = await createTestDatabase(kind);
+    receiver = await startReceiver();
+    const alerts = { baseDelayMs: 20 };
+    server = await startTestServer(kind, { database, alerts });
+    const rightKey = server.runtime.alertKey;
+    await api.createRule(
+      rule(
+        'f',
+        { kind: 'fabricated_success' },
+        { url: `${receiver.url}/hook`, format: 'json', secret: 'sealed-under-the-right-key' },
+      ),
+    );
+    await server.close();
+    server = undefined;
+    // A server with another key fires the event but cannot sign it: it logs no attempt.
+    server = await startTestServer(kind, { database, alerts, alertKey: newAlertKey() });
+    await api.send(fabricated(4));
+    const [fired] = await until(api.events, (e) => e.length === 1);
+    await new Promise((r) => setTimeout(r, 1000));
+    const [waiting] = await api.events();
+    expect(waiting).toMatchObject({ id: fired!.id, status: 'pending', deliveries: [] });
+    expect(receiver.received).toHaveLength(0);
+    await server.close();
+    server = undefined;
+    // The one with the right key delivers it.
+    server = await startTestServer(kind, { database, alerts, alertKey: rightKey });
+    await receiver.waitFor(1);
+    const [event] = await until(api.events, (e) => e[0]?.status === 'delivered');
+    expect(event!.deliveries).toHaveLength(1);
+    const received = receiver.received[0]!;
+    expect(received.headers['x-loopscope-signature']).toBe(
+      `sha256=${createHmac('sha256', 'sealed-under-the-right-key').update(received.body).digest('hex')}`,
+    );
   });
 });
 
