@@ -578,6 +578,20 @@ describe.each(TEST_DATABASE_KINDS)('the ingest spool on %s', (kind) => {
     await put(bytes, neighbour, new Uint8Array(200_000));
     expect(bytes.backlog).toMatchObject({ requests: 4, bytes: 950_000 });
     await handle.db.execute(sql`delete from ingest_spool`);
+
+    // Side by side: 40 puts checked at once take exactly the project's part (30 of 40), never more.
+    const crowded = new IngestSpool(() => handle.db, {
+      maxRequests: 40,
+      maxBytes: 1_000_000,
+      maxAgeMs: 60_000,
+    });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, () => put(crowded, flooding)),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(30);
+    expect(await readSpoolBacklog(handle.db)).toMatchObject({ requests: 30 });
+    expect(crowded.backlog.requests).toBe(30);
+    await handle.db.execute(sql`delete from ingest_spool`);
   });
 
   it('claims project by project in turn, each its oldest requests, then round again', async () => {

@@ -233,18 +233,26 @@ export class IngestSpool {
     const { spans, ...request } = entry;
     const bytes = request.bytes ?? request.body.byteLength;
     this.checkRoom(bytes, projectId);
+    // Counted from the check on, not from the commit: requests checked side by side each see
+    // the others, so together they cannot pass the bound (or the part kept for others).
+    const put: UnseenPut = { xid: -1n, projectId, bytes };
+    this.tallyUnseen(put, 1);
     const named = spans ? spoolNames(spans) : {};
-    const { id, xid } = await spoolRequest(this.db(), projectId, { ...request, bytes, ...named });
+    let spooled: { id: number; xid: bigint };
+    try {
+      spooled = await spoolRequest(this.db(), projectId, { ...request, bytes, ...named });
+    } catch (error) {
+      this.tallyUnseen(put, -1);
+      throw error;
+    }
+    const { id, xid } = spooled;
     if (spans && this.decodedSpans + spans.length <= this.keptSpans) {
       this.decoded.set(id, spans);
       this.decodedSpans += spans.length;
     }
     // A count that ran meanwhile may hold it already.
-    if (!this.sawPut(xid)) {
-      const put = { xid, projectId, bytes };
-      this.unseen.push(put);
-      this.tallyUnseen(put, 1);
-    }
+    if (this.sawPut(xid)) this.tallyUnseen(put, -1);
+    else this.unseen.push({ ...put, xid });
     this.onPut(projectId);
   }
 
