@@ -156,8 +156,16 @@ describe.each(TEST_DATABASE_KINDS)('the upgrade onto weekly partitions on %s', (
     expect(partitioned?.n).toBe(0);
     const later = await load(target.db, filled);
     // pattern_totals (0015) is filled from the rollup by its migration: the same as ingest kept it.
-    // The pattern windows (0018) are built by the server, not by a migration: empty in both.
-    expect(later).toEqual(['pattern_totals', 'pattern_window_anchors', 'pattern_windows']);
+    // The pattern windows (0018) are built by the server, not by a migration: empty in both, as
+    // are the tombstones of deleted runs (0021).
+    expect(later).toEqual([
+      'deleted_runs',
+      'deleted_traces',
+      'pattern_totals',
+      'pattern_window_anchors',
+      'pattern_windows',
+    ]);
+    expect(filled.get('deleted_runs') ?? []).toEqual([]);
     expect(filled.get('pattern_windows') ?? []).toEqual([]);
     expect(filled.get('pattern_totals')?.length).toBeGreaterThan(0);
 

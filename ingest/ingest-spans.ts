@@ -7,6 +7,7 @@ import type { SpanRow } from '../db/write/store-spans';
 import type { Database } from '../db/client';
 import type { Transaction } from '../db/sql';
 import { markRunsDirty } from '../db/write/dirty-runs';
+import { countDroppedSpans, findTombstones, lockRunWrites } from '../db/write/deleted-runs';
 import { withConflictRetry } from '../db/errors';
 import { extractSpanFacts } from './span-facts';
 import type { ValidSpan } from './validate';
@@ -55,7 +56,7 @@ export async function storeSpanRows(
   traces: Map<string, string | null>,
 ): Promise<void> {
   if (spans.length === 0) return;
-  const rows = spans.map(toSpanRow).sort(byIdentity);
+  const rows = await withoutDeletedRuns(tx, projectId, spans.map(toSpanRow).sort(byIdentity));
   for (const row of rows) {
     const named = (row.facts as { runId?: string }).runId ?? null;
     if (!traces.has(row.traceId) || named !== null)
@@ -74,6 +75,35 @@ export async function linkTraces(
   const touched = await mapTracesToRuns(tx, projectId, traces);
   await markRunsDirty(tx, projectId, touched);
   return touched;
+}
+
+/**
+ * The rows, less the spans of runs deleted on a user's request (of a deleted trace, or naming a
+ * deleted run): those are counted on the run's tombstone, and the run stays deleted.
+ */
+async function withoutDeletedRuns(
+  tx: Transaction,
+  projectId: string,
+  rows: SpanRow[],
+): Promise<SpanRow[]> {
+  const named = (row: SpanRow) => (row.facts as { runId?: string }).runId ?? null;
+  const traceIds = [...new Set(rows.map((row) => row.traceId))];
+  const runIds = [...new Set(rows.map(named).filter((id): id is string => id !== null))];
+  // A statement of its own, before the look: its snapshot is taken once a delete has committed.
+  await lockRunWrites(tx, projectId, traceIds, runIds, 'shared');
+  const tombstones = await findTombstones(tx, projectId, traceIds, runIds);
+  if (tombstones === null) return rows;
+  const dropped = new Map<string, number>();
+  const kept = rows.filter((row) => {
+    const run = tombstones.traces.get(row.traceId) ?? named(row);
+    if (run === null || !(tombstones.traces.has(row.traceId) || tombstones.runs.has(run))) {
+      return true;
+    }
+    dropped.set(run, (dropped.get(run) ?? 0) + 1);
+    return false;
+  });
+  await countDroppedSpans(tx, projectId, dropped);
+  return kept;
 }
 
 function toSpanRow(span: ValidSpan): SpanRow {

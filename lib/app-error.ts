@@ -5,6 +5,8 @@ export const APP_ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  /** A change that met others on the same data and could not proceed: send it again. */
+  conflict: 409,
   /** A request body that came too slowly. */
   request_timeout: 408,
   payload_too_large: 413,

@@ -19,3 +19,4 @@ export {
   runPatterns,
 } from './loop-patterns';
 export { ingestSpool } from './ingest-spool';
+export { deletedRuns, deletedTraces } from './deleted-runs';

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Executor } from '../sql';
 import { asPgArray, column, queryRows } from '../sql';
+import { lockRunWrites, tombstoneRuns } from './deleted-runs';
 import { lockRuns } from './lock-runs';
 import { replaceRunPatterns } from './run-patterns';
 import { saveRuns } from './save-runs';
@@ -22,11 +23,31 @@ export async function deleteRuns(
   runIds: readonly string[],
   /** Spans and steps starting before this go with the partitions retention is about to drop. */
   droppedBeforeMs?: number,
+  /**
+   * A user's deletion: the runs stay deleted (tombstones, db/write/deleted-runs.ts), so their
+   * spans stored later, spooled before the delete or sent after it, do not start them again.
+   */
+  options: { tombstone?: boolean } = {},
 ): Promise<string[]> {
   const sorted = [...new Set(runIds)].sort();
   if (sorted.length === 0) return [];
   await lockRuns(tx, projectId, sorted);
   const ids = asPgArray(sorted);
+  if (options.tombstone) {
+    const mapped = await queryRows(
+      tx,
+      sql`select trace_id from trace_runs where project_id = ${projectId}::uuid
+        and run_id = any(${ids}::text[])`,
+      z.object({ trace_id: column.text }),
+    );
+    await lockRunWrites(
+      tx,
+      projectId,
+      mapped.map((t) => t.trace_id),
+      sorted,
+      'exclusive',
+    );
+  }
   // A run's traces are its spans' keys: trace_runs (project_id, run_id) finds them.
   const traces = await queryRows(
     tx,
@@ -64,5 +85,7 @@ export async function deleteRuns(
   await tx.execute(sql`delete from alert_events where project_id = ${projectId}::uuid
     and run_id = any(${ids}::text[])`);
   const existed = new Set([...traces.map((t) => t.run_id), ...summaries.map((r) => r.id)]);
-  return sorted.filter((id) => existed.has(id));
+  const deleted = sorted.filter((id) => existed.has(id));
+  if (options.tombstone) await tombstoneRuns(tx, projectId, deleted, traces);
+  return deleted;
 }

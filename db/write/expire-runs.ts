@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Database, DatabaseHandle } from '../client';
 import { column, queryRows } from '../sql';
 import { deleteRuns } from './delete-runs';
+import { expireTombstones } from './deleted-runs';
 import { dropTimePartitionsBefore, weekStartMs } from './time-partitions';
 import { tryNamedXactLock } from './xact-locks';
 
@@ -71,6 +72,7 @@ export async function expireRuns(
           expired.map((r) => r.id),
           droppedBeforeMs,
         );
+        if (expired.length < batch) await expireTombstones(tx, project.id, cutoff);
         return expired.length;
       });
       if (outcome === null) return { removed, busy: true, droppedPartitions: [] };

@@ -45,6 +45,7 @@ export const GRPC_CODE: Record<AppErrorCode, number> = {
   unauthorized: 16, // UNAUTHENTICATED
   forbidden: 7, // PERMISSION_DENIED
   not_found: 5, // NOT_FOUND
+  conflict: 10, // ABORTED
   request_timeout: 4, // DEADLINE_EXCEEDED
   misdirected: 7,
   rate_limited: 8, // RESOURCE_EXHAUSTED
