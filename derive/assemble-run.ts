@@ -10,7 +10,8 @@ import { assembleSteps } from './assemble-steps';
 import type { StepsMemo } from './assemble-steps';
 import { ToolCallRequests } from './requested-tools';
 import { canonicalActionHash } from '../trajectory/canonical-hash';
-import { lastEndMs, runEnd } from './run-exit';
+import { runEnd } from './run-exit';
+import { runTimes } from './run-times';
 import { RunFacts } from './run-facts';
 import { runSearchText } from './search-text';
 
@@ -127,6 +128,7 @@ export function assembleRun(
     count: steps.length,
     maxSteps,
   });
+  const times = runTimes(tree.spans);
   const spend = { ...NO_SPEND };
   for (const s of tree.topLevel) addSpendTo(spend, tree.subtreeSpend(s));
   const input: RunInput = {
@@ -164,15 +166,19 @@ export function assembleRun(
       maxUsd: runFact('maxUsd') ?? null,
       wallClockMs: runFact('wallClockMs') ?? null,
     },
-    startedAtMs: tree.spans.reduce((min, s) => Math.min(min, s.startMs), Infinity),
-    endedAtMs: end.atMs,
-    lastSpanEndMs: lastEndMs(tree.spans),
+    startedAtMs: times.startedAtMs,
+    // Within the trusted spans' times: a root whose own time was set aside ends at the last of them.
+    endedAtMs:
+      end.atMs === null
+        ? null
+        : Math.min(Math.max(end.atMs, times.startedAtMs), times.lastSpanEndMs),
+    lastSpanEndMs: times.lastSpanEndMs,
     spend,
     model: topModel(tree.costByModel),
     unpricedModels: [...tree.unpricedModels].sort(),
     spanCount: tree.spans.length,
     fragment: isFragment(tree, steps.length),
-    valueProblems: collectProblems(tree.spans),
+    valueProblems: collectProblems(tree.spans, times.problems),
     assembly,
   };
 }
@@ -225,9 +231,12 @@ function serviceAgent(service: string | undefined): string | null {
 
 const RUN_PROBLEMS = 20;
 
-function collectProblems(spans: readonly StoredSpan[]): AssembledRun['valueProblems'] {
-  const first: RunValueProblem[] = [];
-  let count = 0;
+function collectProblems(
+  spans: readonly StoredSpan[],
+  ofTimes: readonly RunValueProblem[],
+): AssembledRun['valueProblems'] {
+  const first: RunValueProblem[] = ofTimes.slice(0, RUN_PROBLEMS);
+  let count = ofTimes.length;
   for (const span of spans) {
     for (const problem of span.facts.problems ?? []) {
       count++;

@@ -13,6 +13,8 @@ export interface StoredSpan {
   statusCode: number;
   statusMessage: string;
   facts: SpanFacts;
+  /** When it was stored (the last copy's receipt), where known. */
+  receivedMs?: number;
 }
 
 export interface Spend {

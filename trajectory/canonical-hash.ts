@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { parseBoundedJson } from './bounded-json';
 
 export type JsonValue =
   null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -81,7 +80,11 @@ export function normalizeValue(value: unknown): JsonValue {
 }
 
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  return parseBoundedJson(text);
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
 }
 
 export function normalizeArgs(args: unknown): JsonValue {

@@ -1,4 +1,6 @@
-CREATE TABLE "deleted_runs" (
+-- Tombstones of runs deleted on a user's request (db/schema/deleted-runs.ts): a later span of such a
+-- run is dropped, not stored. Re-runnable, as every migration here.
+CREATE TABLE IF NOT EXISTS "deleted_runs" (
 	"project_id" uuid NOT NULL,
 	"run_id" text NOT NULL,
 	"deleted_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -6,7 +8,7 @@ CREATE TABLE "deleted_runs" (
 	CONSTRAINT "deleted_runs_project_id_run_id_pk" PRIMARY KEY("project_id","run_id")
 );
 --> statement-breakpoint
-CREATE TABLE "deleted_traces" (
+CREATE TABLE IF NOT EXISTS "deleted_traces" (
 	"project_id" uuid NOT NULL,
 	"trace_id" text NOT NULL,
 	"run_id" text NOT NULL,

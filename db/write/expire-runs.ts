@@ -61,8 +61,11 @@ export async function expireRuns(
         if (!(await tryNamedXactLock(tx, RETENTION_LOCK))) return null;
         const expired = await queryRows(
           tx,
+          // By its latest activity too (its spans' trusted times, derive/run-times.ts): a run
+          // still active within the retention stays, however long ago it started.
           sql`select id from runs where project_id = ${project.id}::uuid
             and started_at < ${cutoff.toISOString()}::timestamptz
+            and coalesce(last_span_end_ms, 0) < ${cutoff.getTime()}
             order by started_at limit ${batch}`,
           z.object({ id: column.text }),
         );

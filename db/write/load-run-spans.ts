@@ -22,7 +22,7 @@ const runSpanRow = z.object({
   receivedMs: column.number,
   version: column.text,
 });
-export type RunSpanRow = Omit<z.output<typeof runSpanRow>, 'receivedMs' | 'version'>;
+export type RunSpanRow = Omit<z.output<typeof runSpanRow>, 'version'>;
 
 const versionRow = z.object({
   runId: column.text,
@@ -118,8 +118,8 @@ function addSpans(run: HeldRun, spans: readonly HeldSpan[]): void {
 }
 
 function heldSpan(read: z.output<typeof runSpanRow>): HeldSpan {
-  const { receivedMs, version, ...row } = read;
-  return { version, receivedMs, row };
+  const { version, ...row } = read;
+  return { version, receivedMs: row.receivedMs, row };
 }
 
 /**

@@ -176,6 +176,80 @@ describe.each(TEST_DATABASE_KINDS)('deleting and keeping data on %s', (kind) => 
     expect(statuses.filter((s) => s === 204).length).toBeGreaterThanOrEqual(12);
   });
 
+  it('a step dated 2000-01-01 neither moves its run nor lets retention take it', async () => {
+    const now = Date.now();
+    const nanos = (ms: number) => `${ms}000000`;
+    const traceId = 'dec0de00000000000000000000002000';
+    const span = (spanId: string, startMs: number, extra: object) => ({
+      traceId,
+      spanId,
+      name: spanId.endsWith('1') ? 'agent' : 'step',
+      startTimeUnixNano: nanos(startMs),
+      endTimeUnixNano: nanos(startMs + 100),
+      ...extra,
+    });
+    const body = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                span('2000000000000001', now - 60_000, {
+                  attributes: [{ key: 'loop.exit.reason', value: { stringValue: 'goal_met' } }],
+                }),
+                span('2000000000000002', Date.parse('2000-01-01T00:00:00Z'), {
+                  parentSpanId: '2000000000000001',
+                  attributes: [
+                    { key: 'loop.step', value: { intValue: 1 } },
+                    { key: 'loop.action', value: { stringValue: 'search' } },
+                  ],
+                }),
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const sent = await fetch(`${server.url}/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(sent.status).toBe(200);
+    await server.settle();
+    const { run } = (await (await api(`/api/v1/runs/${traceId}`, server.key)).json()) as {
+      run: { startedAt: string; stepCount: number };
+    };
+    expect(Date.parse(run.startedAt)).toBeGreaterThan(now - 120_000);
+    expect(run.stepCount).toBe(1);
+    const [row] = await rawRows(
+      server.database.db,
+      sql`select value_problems from runs where project_id = ${server.projectId}::uuid
+        and id = ${traceId}`,
+    );
+    expect(row?.value_problems).toEqual([
+      expect.objectContaining({
+        key: 'startTimeUnixNano',
+        spanId: '2000000000000002',
+        problem: expect.stringMatching(/not used for the run's start or end/) as unknown,
+      }),
+    ]);
+    // In the default window, and kept by a sweep with a 10-day retention.
+    const listed = (await (await api('/api/v1/runs?limit=500', server.key)).json()) as {
+      runs: { id: string }[];
+    };
+    expect(listed.runs.map((r) => r.id)).toContain(traceId);
+    await setRetentionDays(server.database.db, 'default', 10);
+    try {
+      await expireRuns(server.database.db, { now: new Date() });
+      expect(await leftOf(server.projectId, [traceId])).toMatchObject({ runs: 1 });
+    } finally {
+      await setRetentionDays(server.database.db, 'default', 30);
+    }
+    // The cases after this one count the project's runs.
+    expect((await api(`/api/v1/runs/${traceId}`, server.key, 'DELETE')).status).toBe(204);
+  });
+
   it('keeps each project’s runs for its retention days and removes the older ones', async () => {
     const now = Date.now();
     const old = ['ret-old-1', 'ret-old-2', 'ret-old-3'];
