@@ -109,22 +109,29 @@ function capOf(limit: number): number {
 /**
  * The first `limit` + 1 of the found spans (a `found` CTE of keys and starts) by start,
  * loaded whole, with the count of all found: the heavy columns are read for the picked only.
+ * One span id is one span: a copy sent again with another start is a second row (the start is
+ * part of the key), and the copy stored last is the one shown, as derivation reads it.
  */
 function pickAndLoad(projectId: string, limit: number): SQL {
   return sql`,
     picked as (
-      select trace_id, span_id
+      select trace_id, span_id, min(start_ms) as start_ms
       from found
+      group by trace_id, span_id
       order by start_ms, trace_id, span_id
       limit ${limit + 1}
     )
-    select s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.start_ms, s.end_ms,
-      s.status_code, s.status_message, s.attributes, s.events, s.facts,
-      (select count(*) from found) as total
-    from picked p
-    join spans s
-      on s.project_id = ${projectId}::uuid and s.trace_id = p.trace_id and s.span_id = p.span_id
-    order by s.start_ms, s.trace_id, s.span_id`;
+    select * from (
+      select distinct on (s.trace_id, s.span_id)
+        s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.start_ms, s.end_ms,
+        s.status_code, s.status_message, s.attributes, s.events, s.facts,
+        (select count(*) from (select distinct trace_id, span_id from found) ids) as total
+      from picked p
+      join spans s
+        on s.project_id = ${projectId}::uuid and s.trace_id = p.trace_id and s.span_id = p.span_id
+      order by s.trace_id, s.span_id, s.received_at desc
+    ) one
+    order by start_ms, trace_id, span_id`;
 }
 
 function assemble(rows: Row[], prices: PriceTable, limit: number): SpanTree {

@@ -231,6 +231,43 @@ describe.each(TEST_DATABASE_KINDS)('values past every edge, on %s', (kind) => {
     );
   });
 
+  it('a span sent again with another start is one span, and does not stretch its run', async () => {
+    const now = Date.now();
+    const traceId = 'a9a1a000000000000000000000000015';
+    const span = (k: number, startMs: number) => ({
+      traceId,
+      spanId: `a9a1a0000000000${k}`,
+      ...(k > 1 ? { parentSpanId: 'a9a1a00000000001' } : {}),
+      name: k === 1 ? 'agent' : `step ${k}`,
+      startTimeUnixNano: nanos(startMs),
+      endTimeUnixNano: nanos(startMs + 1000),
+      attributes: [
+        k === 1
+          ? { key: 'loop.exit.reason', value: { stringValue: 'goal_met' } }
+          : { key: 'loop.step', value: { intValue: k - 1 } },
+      ],
+    });
+    const spans = [1, 2, 3, 4].map((k) => span(k, now - 60_000 + k * 1000));
+    expect((await ingest(spans)).status).toBe(200);
+    await server.settle();
+    // The same two spans again, one with a start 8 days earlier, one a second later.
+    const again = [span(2, now - 8 * 86_400_000), span(3, now - 60_000 + 4000)];
+    expect((await ingest(again)).status).toBe(200);
+    await server.settle();
+    const tree = (await (await call(`/runs/${traceId}/spans`)).json()) as {
+      spans: { spanId: string }[];
+      total: number;
+    };
+    expect(tree.total).toBe(4);
+    expect(tree.spans.map((s) => s.spanId).sort()).toEqual(spans.map((s) => s.spanId).sort());
+    const { run } = (await (await call(`/api/v1/runs/${traceId}`)).json()) as {
+      run: { startedAt: string; durationMs: number; stepCount: number };
+    };
+    expect(Date.parse(run.startedAt)).toBeGreaterThan(now - 120_000);
+    expect(run.durationMs).toBeLessThan(120_000);
+    expect(run.stepCount).toBe(3);
+  });
+
   it('leaves other projects ingesting and reading, and no backlog behind', async () => {
     const response = await ingest(run(20, { 'loop.cost_usd': { doubleValue: 0.5 } }), other.key);
     expect(response.status).toBe(200);
