@@ -102,3 +102,30 @@ describe('loopscope keys', () => {
     });
   });
 });
+
+describe('loopscope start', () => {
+  const start = (env: Record<string, string>) =>
+    run(process.execPath, [path.join(__dirname, '..', 'bin', 'loopscope.mjs'), 'start'], {
+      env: { ...process.env, LOOPSCOPE_DATA_DIR: dataDir, DATABASE_URL: '', ...env },
+    });
+
+  it('refuses a setting that breaks its rule before any build, saying which rule and that it stopped', async () => {
+    for (const [env, rule] of [
+      [{ HOST: '0.0.0.0' }, /set LOOPSCOPE_DASHBOARD_PASSWORD \(at least 12 characters\)/],
+      [
+        { HOST: '0.0.0.0', LOOPSCOPE_DASHBOARD_PASSWORD: 'short' },
+        /LOOPSCOPE_DASHBOARD_PASSWORD must be at least 12 characters/,
+      ],
+      [{ LOOPSCOPE_GRPC_PORT: 'on' }, /Invalid setting LOOPSCOPE_GRPC_PORT/],
+    ] as const) {
+      const failed = await start(env).catch((error: unknown) => error);
+      expect(failed, JSON.stringify(env)).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(rule) as unknown,
+      });
+      const { stdout, stderr } = failed as { stdout: string; stderr: string };
+      expect(stderr).toMatch(/\[loopscope\] stopped\n$/);
+      expect(stdout).not.toMatch(/build/i);
+    }
+  });
+});

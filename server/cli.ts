@@ -55,6 +55,8 @@ async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'start':
+      // Every setting's rule is checked before a build that may take minutes.
+      readServerConfig(process.env, ROOT);
       if (!values['no-build']) ensureBuild(ROOT, log);
       return startServer(ROOT, { dev: false });
     case 'dev':
@@ -194,5 +196,6 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(2);
   }
   console.error(`[loopscope] ${(error as Error).message}`);
+  console.error('[loopscope] stopped');
   process.exit(1);
 });
