@@ -20,6 +20,30 @@ import type { OwnListeners } from '../lib/alerts/webhook-address';
 import { postWebhook, WebhookRefused } from './webhook-post';
 
 const BATCH = 16;
+// Deliveries under way at once, over every destination, and to one destination (a host and
+// port): a receiver that hangs holds its own share, the others go on.
+const MAX_IN_FLIGHT = 32;
+const PER_DESTINATION = 4;
+// This many failures in a row to one destination open its circuit for CIRCUIT_DELAYS first-retry
+// delays (30 s by default): its events wait untried instead of each spending a timeout.
+const CIRCUIT_FAILURES = 5;
+const CIRCUIT_DELAYS = 6;
+
+interface Destination {
+  active: number;
+  failures: number;
+  openUntil: number;
+}
+
+/** Where a webhook goes, as its connections see it: scheme, host and port (never the path). */
+function destinationOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return url;
+  }
+}
 // An event whose secret this server cannot open waits this long for one that can, looked at
 // again after this many first-retry delays (150 s by default), then fails with the reason.
 const FOREIGN_KEY_GRACE_MS = 3600_000;
@@ -44,6 +68,10 @@ export class AlertSender extends RepeatingPass {
     super();
   }
 
+  /** Deliveries under way: a pass does not wait for them, so one slow receiver holds no one. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly destinations = new Map<string, Destination>();
+
   protected async pass(): Promise<void> {
     // The lease outlasts the attempt's timeout: while a POST may still be in flight, no other
     // pass (nor process) takes the event.
@@ -52,16 +80,77 @@ export class AlertSender extends RepeatingPass {
       for (;;) {
         const db = this.deps.db();
         if (!db || !this.started) return;
-        const claimed = await claimDueEvents(db, BATCH, leaseMs);
+        const room = MAX_IN_FLIGHT - this.inFlight.size;
+        if (room <= 0) return; // each delivery that ends kicks another pass
+        const claimed = await claimDueEvents(db, Math.min(BATCH, room), leaseMs);
         if (claimed.length === 0) return;
-        await Promise.all(claimed.map((event) => this.deliver(db, event)));
+        let started = 0;
+        for (const event of claimed) {
+          if (await this.startOrLeave(db, event)) started++;
+        }
+        // Every one claimed waits for its destination: the next pass is the timer's or a kick's.
+        if (started === 0) return;
       }
     } catch (error) {
       this.deps.log(`sending alerts failed: ${describeError(error)}`);
     }
   }
 
-  private async deliver(db: Database, event: ClaimedEvent): Promise<void> {
+  override async idle(): Promise<void> {
+    await super.idle();
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Starts the delivery, or gives the claim back untried when its destination already has its
+   * share of deliveries under way or its circuit is open (it failed again and again): a hanging
+   * receiver holds only its own events back, never another project's.
+   */
+  private async startOrLeave(db: Database, event: ClaimedEvent): Promise<boolean> {
+    const key = destinationOf(event.webhook_url);
+    const destination = this.destinations.get(key) ?? { active: 0, failures: 0, openUntil: 0 };
+    this.destinations.set(key, destination);
+    const now = Date.now();
+    const waitMs =
+      destination.openUntil > now
+        ? destination.openUntil - now
+        : destination.active >= PER_DESTINATION
+          ? this.deps.config.baseDelayMs
+          : 0;
+    if (waitMs > 0) {
+      const claim = { projectId: event.project_id, id: event.id, attempt: event.attempts };
+      await releaseClaim(db, claim, waitMs);
+      return false;
+    }
+    destination.active++;
+    const delivery = this.deliver(db, event)
+      .then(
+        (delivered) => {
+          destination.failures = delivered === false ? destination.failures + 1 : 0;
+          if (destination.failures >= CIRCUIT_FAILURES) {
+            destination.openUntil = Date.now() + CIRCUIT_DELAYS * this.deps.config.baseDelayMs;
+            destination.failures = 0;
+          }
+        },
+        (error: unknown) => this.deps.log(`sending an alert failed: ${describeError(error)}`),
+      )
+      .finally(() => {
+        destination.active--;
+        if (
+          destination.active === 0 &&
+          destination.failures === 0 &&
+          destination.openUntil <= Date.now()
+        )
+          this.destinations.delete(key);
+        this.inFlight.delete(delivery);
+        this.kick();
+      });
+    this.inFlight.add(delivery);
+    return true;
+  }
+
+  /** Whether the receiver took it; null when it was not tried (left for another server). */
+  private async deliver(db: Database, event: ClaimedEvent): Promise<boolean | null> {
     const { config } = this.deps;
     const attempt = event.attempts;
     const result = await this.post(db, event);
@@ -78,14 +167,14 @@ export class AlertSender extends RepeatingPass {
           { projectId: event.project_id, id: event.id, attempt },
           FOREIGN_KEY_RETRY_ATTEMPT_DELAYS * config.baseDelayMs * (0.5 + Math.random()),
         );
-        return;
+        return null;
       }
       await recordAttempt(
         db,
         { projectId: event.project_id, id: event.id, attempt },
         { httpStatus: null, error: FOREIGN_KEY_ERROR, next: { status: 'failed' } },
       );
-      return;
+      return null;
     }
     const delivered = result.error === null;
     let next: AttemptOutcome['next'];
@@ -105,6 +194,9 @@ export class AlertSender extends RepeatingPass {
         }`,
       );
     }
+    // A destination refused for its address is no receiver failing: it has no circuit to open.
+    if (delivered) return true;
+    return result.final === true ? null : false;
   }
 
   private async post(

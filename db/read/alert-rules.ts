@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { ruleCondition, RUN_RULE_KINDS, WINDOW_RULE_KINDS } from '../../lib/alerts/rule';
 import type { Rule, RunCondition, WindowCondition } from '../../lib/alerts/rule';
 import { alertRules } from '../schema';
@@ -20,6 +20,15 @@ export function toRule(row: AlertRuleRecord): Rule {
       hasSecret: row.secretSealed !== null,
     },
   };
+}
+
+/** How many rules the project has. */
+export async function countRules(db: Executor, projectId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(alertRules)
+    .where(eq(alertRules.projectId, projectId));
+  return row?.n ?? 0;
 }
 
 export async function listRules(db: Executor, projectId: string): Promise<Rule[]> {

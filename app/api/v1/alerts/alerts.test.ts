@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DATABASE_KINDS } from '@/db/test-database';
 import type { DatabaseHandle } from '@/db/client';
@@ -189,6 +191,24 @@ describe.each(TEST_DATABASE_KINDS)('alert rules through the API on %s', (kind) =
     ).toBe(400);
     expect((await api.call('GET', '/api/v1/alerts/rules')).body.rules).toHaveLength(1);
     await api.call('DELETE', `/api/v1/alerts/rules/${id}`);
+  });
+
+  it('keeps a project to 100 rules, and says so', async () => {
+    const before = (await api.call('GET', '/api/v1/alerts/rules')).body.rules as { id: string }[];
+    const made: string[] = [];
+    for (let k = before.length; k < 100; k++) {
+      made.push(await api.createRule(rule(`cap-${k}`, { kind: 'loop' }, hook)));
+    }
+    const refused = await api.call(
+      'POST',
+      '/api/v1/alerts/rules',
+      rule('one-more', { kind: 'loop' }, hook),
+    );
+    expect(refused.status).toBe(400);
+    expect((refused.body.error as { message: string }).message).toMatch(
+      /100 alert rules, the most it may have/,
+    );
+    for (const id of made) await api.call('DELETE', `/api/v1/alerts/rules/${id}`);
   });
 
   it('with LOOPSCOPE_WEBHOOK_ALLOW set, refuses a rule whose host is not on it', async () => {
@@ -518,6 +538,44 @@ describe.each(TEST_DATABASE_KINDS)('delivery that survives faults on %s', (kind)
     );
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('a receiver that hangs holds only its own events back: another project’s alert goes at once', async () => {
+    // Project A's receiver takes connections and never answers; B's answers at once.
+    const hanging = createServer(() => {});
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const hangingPort = (hanging.address() as AddressInfo).port;
+    receiver = await startReceiver();
+    server = await startTestServer(kind, { alerts: { timeoutMs: 2000, maxAttempts: 3 } });
+    try {
+      await api.createRule(
+        rule(
+          'a',
+          { kind: 'fabricated_success' },
+          { url: `http://127.0.0.1:${hangingPort}/a`, format: 'json' },
+        ),
+      );
+      const b = await server.newProject(`fair-b-${kind}`);
+      const created = await api.call(
+        'POST',
+        '/api/v1/alerts/rules',
+        rule('b', { kind: 'fabricated_success' }, { url: `${receiver.url}/b`, format: 'json' }),
+        b.key,
+      );
+      expect(created.status).toBe(200);
+      for (let n = 0; n < 64; n++) await api.send(fabricated(200 + n));
+      await until(api.events, (e) => e.length === 64);
+      const sentAt = Date.now();
+      const { status } = await api.call('POST', '/v1/traces', runBody(fabricated(300)), b.key);
+      expect(status).toBe(200);
+      await receiver.waitFor(1, 10_000);
+      // Before, deliveries went 16 at a time and each batch waited for its slowest: B's one alert
+      // waited a 2 s timeout for every batch of A's ahead of it.
+      expect(Date.now() - sentAt).toBeLessThan(2000);
+    } finally {
+      hanging.closeAllConnections();
+      hanging.close();
+    }
   });
 
   it('a server that cannot open a rule’s secret leaves its event, untried, to one that can', async () => {

@@ -1,7 +1,7 @@
 // Creating and changing rules, for the API and the dashboard alike: the operator's allow list is
 // checked, the secret sealed, and the stored rule answered as the API shows it (no secret).
 import type { Database } from '@/db/client';
-import { getRuleRecord, toRule } from '@/db/read/alert-rules';
+import { countRules, getRuleRecord, toRule } from '@/db/read/alert-rules';
 import { insertRule, ruleFields, updateRule } from '@/db/write/alert-rules';
 import type { RuleFields } from '@/db/write/alert-rules';
 import { webhookHostProblem } from '@/lib/alerts/webhook-address';
@@ -20,8 +20,20 @@ function checkHost(url: string): void {
   if (problem) throw new AppError('bad_request', problem);
 }
 
+/**
+ * Rules a project may have: one run matching them all fires each, and their deliveries share the
+ * sender (a run that matched 800 rules held everyone's alerts for 102 s).
+ */
+export const MAX_RULES_PER_PROJECT = 100;
+
 export async function createRule(db: Database, projectId: string, rule: NewRule): Promise<Rule> {
   checkHost(rule.webhook.url);
+  if ((await countRules(db, projectId)) >= MAX_RULES_PER_PROJECT) {
+    throw new AppError(
+      'bad_request',
+      `this project has ${MAX_RULES_PER_PROJECT} alert rules, the most it may have: change or delete one`,
+    );
+  }
   const sealed =
     rule.webhook.secret === undefined
       ? null
