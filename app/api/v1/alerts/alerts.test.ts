@@ -570,8 +570,8 @@ describe.each(TEST_DATABASE_KINDS)('delivery that survives faults on %s', (kind)
       expect(status).toBe(200);
       await receiver.waitFor(1, 10_000);
       // Before, deliveries went 16 at a time and each batch waited for its slowest: B's one alert
-      // waited a 2 s timeout for every batch of A's ahead of it.
-      expect(Date.now() - sentAt).toBeLessThan(2000);
+      // waited a 2 s timeout for every batch of A's ahead of it (7.5 s here; about 0.3 s now).
+      expect(Date.now() - sentAt).toBeLessThan(3000);
     } finally {
       hanging.closeAllConnections();
       hanging.close();
