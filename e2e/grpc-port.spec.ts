@@ -80,12 +80,12 @@ test('the gRPC port holds no more than the body budget under a hold attack, and 
     for (const end of ends) expect(end.afterMs).toBeLessThan(DEADLINE_MS + 3000);
     // The server's memory grew by the budget of bodies held and what a garbage-collected heap
     // keeps past it (freed bodies not yet collected, each call's flow-control window): measured
-    // at 1.3 × the budget and 55 MiB here, where it once grew by 960 MiB.
+    // at 1.3 × the budget and 55 MiB here (bounded at 3 × and 64 MiB), where it grew 960 MiB before.
     const grewMb = peakRss - steadyRss;
     console.log(
       `gRPC hold attack: RSS ${steadyRss.toFixed(0)} -> peak ${peakRss.toFixed(0)} MiB (+${grewMb.toFixed(0)}; budget ${BODY_BUDGET_MB})`,
     );
-    expect(grewMb).toBeLessThan(2 * BODY_BUDGET_MB + 64);
+    expect(grewMb).toBeLessThan(3 * BODY_BUDGET_MB + 64);
 
     // And an honest exporter is served as before.
     for (const socket of sockets) socket.destroy();
