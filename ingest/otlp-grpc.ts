@@ -23,8 +23,6 @@ export const GRPC_STATUS = {
   INVALID_ARGUMENT: 3,
   RESOURCE_EXHAUSTED: 8,
   UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
 } as const;
 
 /** What to answer a call with when it fails: code, message, and when to retry (RetryInfo). */
