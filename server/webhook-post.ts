@@ -76,7 +76,6 @@ export async function postWebhook(
         method: 'POST',
         headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
         lookup: lookup as never,
-        timeout: options.timeoutMs,
         // One connection a request: a kept-alive socket would skip the next request's check.
         agent: false,
       },
@@ -91,9 +90,6 @@ export async function postWebhook(
       options.timeoutMs,
     );
     request.once('close', () => clearTimeout(deadline));
-    request.once('timeout', () =>
-      request.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })),
-    );
     request.once('error', (error) =>
       reject(refused !== null ? new WebhookRefused(refused) : error),
     );

@@ -65,7 +65,7 @@ export async function expireRuns(
           // still active within the retention stays, however long ago it started.
           sql`select id from runs where project_id = ${project.id}::uuid
             and started_at < ${cutoff.toISOString()}::timestamptz
-            and coalesce(last_span_end_ms, 0) < ${cutoff.getTime()}
+            and last_span_end_ms < ${cutoff.getTime()}
             order by started_at limit ${batch}`,
           z.object({ id: column.text }),
         );
