@@ -29,6 +29,14 @@ const PER_DESTINATION = 4;
 const CIRCUIT_FAILURES = 5;
 const CIRCUIT_DELAYS = 6;
 
+// An event whose secret this server cannot open waits this long for one that can, looked at
+// again after this many first-retry delays (150 s by default), then fails with the reason.
+const FOREIGN_KEY_GRACE_MS = 3600_000;
+const FOREIGN_KEY_RETRY_ATTEMPT_DELAYS = 30;
+const FOREIGN_KEY_ERROR =
+  "the rule's secret was sealed under an alert key no server here holds (LOOPSCOPE_ALERT_KEY): give every server on this database the same key";
+const MAX_DELAY_MS = 3600_000;
+
 interface Destination {
   active: number;
   failures: number;
@@ -44,13 +52,6 @@ function destinationOf(url: string): string {
     return url;
   }
 }
-// An event whose secret this server cannot open waits this long for one that can, looked at
-// again after this many first-retry delays (150 s by default), then fails with the reason.
-const FOREIGN_KEY_GRACE_MS = 3600_000;
-const FOREIGN_KEY_RETRY_ATTEMPT_DELAYS = 30;
-const FOREIGN_KEY_ERROR =
-  "the rule's secret was sealed under an alert key no server here holds (LOOPSCOPE_ALERT_KEY): give every server on this database the same key";
-const MAX_DELAY_MS = 3600_000;
 
 export interface AlertSenderDeps {
   db: () => Database | null;

@@ -8,10 +8,8 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
-import { addressProblem, publicUrlProblem, urlPort } from '../lib/alerts/webhook-address';
+import { addressProblem, urlPort, urlProblem } from '../lib/alerts/webhook-address';
 import type { OwnListeners } from '../lib/alerts/webhook-address';
-import { hostAllowed } from '../lib/alerts/webhook-allow';
 
 export interface WebhookPolicy {
   /** LOOPSCOPE_WEBHOOK_ALLOW; null: any public host. */
@@ -39,22 +37,11 @@ export async function postWebhook(
 ): Promise<{ status: number }> {
   const { policy } = options;
   const own = policy.own();
-  const allowed = policy.allow === null || hostAllowed(url.hostname, policy.allow);
-  if (!allowed) throw new WebhookRefused(`host ${url.hostname} is not in LOOPSCOPE_WEBHOOK_ALLOW`);
-  const publicProblem = publicUrlProblem(url, own);
-  if (publicProblem) throw new WebhookRefused(publicProblem);
-  const target = {
-    hostname: url.hostname,
-    port: urlPort(url),
-    listed: policy.allow !== null,
-  };
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(literal) !== 0) {
-    const problem = addressProblem(target, literal, own);
-    if (problem) throw new WebhookRefused(problem);
-  }
+  const problem = urlProblem(url, policy.allow, own);
+  if (problem) throw new WebhookRefused(problem);
+  const target = { hostname: url.hostname, port: urlPort(url), listed: policy.allow !== null };
   let refused: string | null = null;
-  // Node calls this for a host name (never for an IP literal, judged above).
+  // Node calls this for a host name (an IP literal was judged by urlProblem).
   const lookup = (hostname: string, lookupOptions: LookupOptions, callback: LookupCallback) => {
     dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
       if (error) return callback(error, []);

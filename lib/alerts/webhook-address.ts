@@ -100,7 +100,7 @@ export function addressProblem(
 }
 
 /** Why a URL names this server through its public address, or null. */
-export function publicUrlProblem(url: URL, own: OwnListeners): string | null {
+function publicUrlProblem(url: URL, own: OwnListeners): string | null {
   if (own.publicHost === null) return null;
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const [publicName, publicPort = url.protocol === 'https:' ? '443' : '80'] = splitHost(
@@ -123,23 +123,31 @@ export function urlPort(url: URL): number {
 
 /**
  * Why a webhook URL is refused as it is written, or null: a host not on the operator's allow list
- * (LOOPSCOPE_WEBHOOK_ALLOW), an inward IP address not on it, or this server itself. A name is
- * judged again by what it resolves to at every delivery (server/webhook-post.ts).
+ * (LOOPSCOPE_WEBHOOK_ALLOW), an inward IP address (or `localhost`) not on it, or this server
+ * itself. Checked when a rule is made and before every delivery; a name is judged again by what
+ * it resolves to as the connection is made (server/webhook-post.ts).
  */
+export function urlProblem(
+  url: URL,
+  allow: readonly string[] | null,
+  own: OwnListeners,
+): string | null {
+  const { hostname } = url;
+  if (!hostAllowed(hostname, allow)) return `host ${hostname} is not in LOOPSCOPE_WEBHOOK_ALLOW`;
+  const target: WebhookTarget = { hostname, port: urlPort(url), listed: allow !== null };
+  const literal = hostname.replace(/^\[|\]$/g, '');
+  const named = hostname.toLowerCase() === 'localhost' ? '127.0.0.1' : literal;
+  return (
+    publicUrlProblem(url, own) ?? (isIP(named) !== 0 ? addressProblem(target, named, own) : null)
+  );
+}
+
+/** `urlProblem` of a rule's `webhook.url`, as the API answers it. */
 export function webhookHostProblem(
   text: string,
   allow: readonly string[] | null,
   own: OwnListeners,
 ): string | null {
-  const url = new URL(text);
-  const { hostname } = url;
-  if (!hostAllowed(hostname, allow)) {
-    return `webhook.url: host ${hostname} is not in LOOPSCOPE_WEBHOOK_ALLOW`;
-  }
-  const target = { hostname, port: urlPort(url), listed: allow !== null };
-  const literal = hostname.replace(/^\[|\]$/g, '');
-  const named = hostname.toLowerCase() === 'localhost' ? '127.0.0.1' : literal;
-  const problem =
-    publicUrlProblem(url, own) ?? (isIP(named) !== 0 ? addressProblem(target, named, own) : null);
+  const problem = urlProblem(new URL(text), allow, own);
   return problem === null ? null : `webhook.url: ${problem}`;
 }
