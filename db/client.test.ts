@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from './client';
+import { openDatabase, redactUrl, splitHosts } from './client';
 import { migrateDatabase } from './migrate';
 import { createTestDatabase, rawRows } from './test-database';
 
@@ -80,6 +80,76 @@ describe('a Postgres pool whose server is down', () => {
       await handle.close();
     }
   }, 60_000);
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A query's outcome within 5 s: `answered`, the driver's error code, or `hung`. */
+function outcomeOf(query: Promise<unknown>): Promise<string> {
+  return Promise.race([
+    query.then(
+      () => 'answered',
+      (error: Error & { cause?: { code?: string } }) => error.cause?.code ?? error.message,
+    ),
+    new Promise<string>((resolve) => setTimeout(() => resolve('hung'), 5_000)),
+  ]);
+}
+
+describe('a Postgres URL naming several hosts (a primary and its standbys)', () => {
+  const target = new URL(
+    process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  );
+
+  it('connects past a host that refuses, every time', async () => {
+    const dead = await closedPort();
+    const handle = await openDatabase({
+      databaseUrl: `postgres://postgres@127.0.0.1:${dead},${target.hostname}:${target.port || 5432}${target.pathname}?target_session_attrs=read-write`,
+      maxConnections: 3,
+    });
+    try {
+      const outcomes = await Promise.all(
+        [...Array(6).keys()].map(() => outcomeOf(handle.db.execute(sql`select pg_sleep(0.05)`))),
+      );
+      expect(outcomes).toEqual(Array(6).fill('answered'));
+    } finally {
+      await handle.close();
+    }
+  }, 60_000);
+
+  it('fails a query at once when every host refuses, as with one host', async () => {
+    const [a, b] = [await closedPort(), await closedPort()];
+    const handle = await openDatabase({
+      databaseUrl: `postgres://postgres@127.0.0.1:${a},127.0.0.1:${b}/postgres`,
+      maxConnections: 2,
+    });
+    try {
+      for (let k = 0; k < 3; k++) {
+        expect(await outcomeOf(handle.db.execute(sql`select 1`)), `query ${k + 1}`).toBe(
+          'ECONNREFUSED',
+        );
+      }
+    } finally {
+      await handle.close();
+    }
+  }, 60_000);
+
+  it('is named in logs with every host and no password', () => {
+    expect(
+      redactUrl(
+        'postgres://u:secret@10.0.0.1:5432,10.0.0.2:5433/db?target_session_attrs=read-write',
+      ),
+    ).toBe('postgres://u:***@10.0.0.1:5432,10.0.0.2:5433/db?target_session_attrs=read-write');
+    expect(splitHosts('postgres://u@a,[::1]:6000/db').hosts).toEqual([
+      { host: 'a', port: 5432 },
+      { host: '::1', port: 6000 },
+    ]);
+  });
 });
 
 describe('a Postgres connection lost as it opens', () => {

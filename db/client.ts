@@ -51,19 +51,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
 }
 
 function openPostgres(url: string, max: number): DatabaseHandle {
-  // `socket` is a postgres.js option its type declarations leave out. No `fetch_types`: see
-  // pg-arrays.ts, which registers the array types instead.
-  const options = {
-    max,
-    onnotice: () => {},
-    connect_timeout: 10,
-    fetch_types: false,
-    socket: connectNoDelay,
-    // Every query here is a small indexed read or write, whose latency parallel workers only add
-    // to: the patterns read of a day at 10M steps ran 13.9 ms with two, 5.1 without (docs/scale.md).
-    connection: { max_parallel_workers_per_gather: '0' },
-  };
-  const client = postgres(url, options as postgres.Options<Record<string, never>>);
+  const client = postgresClient(url, max);
   registerArrayTypes(client as unknown as TypeTables);
   return {
     kind: 'postgres',
@@ -72,6 +60,24 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     url,
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/** A postgres.js pool as every connection here is made: to any of the URL's hosts, no Nagle. */
+export function postgresClient(url: string, max: number): postgres.Sql {
+  const { hosts, firstHostUrl } = splitHosts(url);
+  // `socket` is a postgres.js option its type declarations leave out. No `fetch_types`: see
+  // pg-arrays.ts, which registers the array types instead.
+  const options = {
+    max,
+    onnotice: () => {},
+    connect_timeout: 10,
+    fetch_types: false,
+    socket: connectNoDelay(hosts),
+    // Every query here is a small indexed read or write, whose latency parallel workers only add
+    // to: the patterns read of a day at 10M steps ran 13.9 ms with two, 5.1 without (docs/scale.md).
+    connection: { max_parallel_workers_per_gather: '0' },
+  };
+  return postgres(firstHostUrl, options as postgres.Options<Record<string, never>>);
 }
 
 async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> {
@@ -96,6 +102,38 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
   }
 }
 
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+/**
+ * The hosts of a URL that names several (`postgres://u@a:5432,b:5432/db`, as libpq takes them for
+ * a primary and its standbys), and the URL with only the first, which is what postgres.js is given:
+ * with several it retries a failed connect at once and for ever, so a query waits, spinning,
+ * until some host accepts. The socket below walks the hosts instead.
+ */
+export function splitHosts(url: string): { hosts: HostPort[]; firstHostUrl: string } {
+  const match = /^([a-z]+:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/i.exec(url);
+  const list = match?.[3] ?? '';
+  if (!match || !list.includes(',')) return { hosts: [], firstHostUrl: url };
+  const hosts = list.split(',').map((entry) => {
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    if (bracketed) return { host: bracketed[1] ?? '', port: Number(bracketed[2] ?? 5432) };
+    const colon = entry.lastIndexOf(':');
+    return colon < 0
+      ? { host: entry, port: 5432 }
+      : { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+  });
+  return { hosts, firstHostUrl: `${match[1]}${match[2] ?? ''}${list.split(',')[0]}${match[4]}` };
+}
+
+type SocketFactory = (options: {
+  host: string[];
+  port: number[];
+  path?: string | false;
+}) => Socket | Promise<Socket>;
+
 /**
  * postgres.js leaves Nagle's algorithm on; a message written in two parts (COPY data, then its
  * end) then waits for the server's delayed ACK, about 40 ms. Connect with it off.
@@ -104,17 +142,44 @@ async function openPglite(dataDir: string | undefined): Promise<DatabaseHandle> 
  * postgres.js as the socket's error and close, which return the connection to its pool. A factory
  * that rejects instead leaves the connection "connecting" for good, one pool slot lost per failed
  * attempt, until no query runs at all after an outage.
+ *
+ * With several hosts, each new connection starts at the host after the last one's start and
+ * moves on past hosts that refuse; the last one tried is handed over connecting, so when all
+ * refuse the query fails as with one host. A host that accepts but is not what
+ * `target_session_attrs` asks for (a standby, for `read-write`) fails that connection's query,
+ * and the next connection starts elsewhere: after a failover the pool finds the new primary.
  */
-function connectNoDelay(options: {
-  host: string[];
-  port: number[];
-  path?: string | false;
-}): Socket {
-  const socket = options.path
-    ? connect(options.path)
-    : connect(options.port[0] ?? 5432, options.host[0] ?? 'localhost');
+function connectNoDelay(hosts: HostPort[]): SocketFactory {
+  let next = 0;
+  return (options) => {
+    if (options.path) return noDelay(connect(options.path));
+    if (hosts.length < 2) {
+      return noDelay(connect(options.port[0] ?? 5432, options.host[0] ?? 'localhost'));
+    }
+    const start = next++ % hosts.length;
+    const order = hosts.map((_, k) => hosts[(start + k) % hosts.length] as HostPort);
+    return firstThatConnects(order);
+  };
+}
+
+function noDelay(socket: Socket): Socket {
   socket.setNoDelay(true);
   return socket;
+}
+
+async function firstThatConnects(order: HostPort[]): Promise<Socket> {
+  for (const [k, { host, port }] of order.entries()) {
+    const socket = noDelay(connect(port, host));
+    if (k === order.length - 1) return socket;
+    const connected = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 5_000);
+      socket.once('connect', () => (clearTimeout(timer), resolve(true)));
+      socket.once('error', () => (clearTimeout(timer), resolve(false)));
+    });
+    if (connected) return socket;
+    socket.destroy();
+  }
+  throw new Error('no host to connect to');
 }
 
 export class DataDirInUseError extends Error {
@@ -243,9 +308,14 @@ function isAlive(pid: number): boolean {
 
 export function redactUrl(url: string): string {
   try {
-    const parsed = new URL(url);
+    const { hosts, firstHostUrl } = splitHosts(url);
+    const parsed = new URL(firstHostUrl);
     if (parsed.password) parsed.password = '***';
-    return parsed.toString();
+    if (hosts.length === 0) return parsed.toString();
+    const list = hosts.map(
+      ({ host, port }) => `${host.includes(':') ? `[${host}]` : host}:${port}`,
+    );
+    return parsed.toString().replace(parsed.host, list.join(','));
   } catch {
     return 'a Postgres server';
   }

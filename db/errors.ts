@@ -9,6 +9,8 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
   'CONNECTION_CLOSED',
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
@@ -17,6 +19,9 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  // read_only_sql_transaction: a standby reached in a failover, or a primary being demoted; the
+  // next connection finds the new primary (target_session_attrs=read-write).
+  '25006',
   '08000',
   '08001',
   '08003',

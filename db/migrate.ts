@@ -4,7 +4,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import { postgresClient } from './client';
 import type { DatabaseHandle } from './client';
 
 // Beside this file; spelled without `new URL('./migrations', …)`, which bundlers take for an asset.
@@ -28,12 +28,7 @@ export async function migrateDatabase(
   }
   if (!handle.url) throw new Error('A Postgres handle without a URL cannot be migrated');
   // One connection, so the session-level lock and the migration share it.
-  const client = postgres(handle.url, {
-    max: 1,
-    onnotice: () => {},
-    connect_timeout: 10,
-    fetch_types: false,
-  });
+  const client = postgresClient(handle.url, 1);
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migratePostgres(drizzle({ client }), config);
