@@ -147,3 +147,20 @@ export async function revokeApiKey(db: Executor, idOrPrefix: string): Promise<nu
     .returning({ id: apiKeys.id });
   return rows.length;
 }
+
+/**
+ * Whether a request let in with key `keyId` at `atMs` stands: the key is in this database and was
+ * not revoked before then. `unknown` for a key this database never had (another database's).
+ */
+export async function keyStoodAt(
+  db: Executor,
+  keyId: string,
+  atMs: number,
+): Promise<'stood' | 'revoked' | 'unknown'> {
+  const [row] = await db
+    .select({ revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, keyId));
+  if (!row) return 'unknown';
+  return row.revokedAt === null || row.revokedAt.getTime() > atMs ? 'stood' : 'revoked';
+}

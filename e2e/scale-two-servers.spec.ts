@@ -7,12 +7,9 @@
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase } from '../db/client';
-import type { Database } from '../db/client';
 import { rawRows } from '../db/test-database';
 import { storedAndRecomputedRollups } from '../db/write/test-rollups';
-import { deriveRuns } from '../derive/derive-runs';
-import { loopSettings, readPriceFile } from '../lib/settings';
-import { PriceTable } from '../trajectory/pricing';
+import { backlogLeft, freshlyDerived, runRows, storedSpans } from './support/derived-check';
 import { createSender } from './support/otel';
 import { emitRun, restartLoop } from './support/scenarios';
 import { freePort, spawnServer } from './support/spawn-server';
@@ -22,38 +19,6 @@ const KEY = 'lsk_two-servers-key-0123456789abcdef';
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const RUNS = 45;
 const DAY = 86_400_000;
-
-class Rollback extends Error {}
-
-// What a run's row holds that depends on when it was derived, not on its spans.
-const CLOCK_COLUMNS = ['updated_at', 'last_received_at'];
-
-async function runRows(db: Database): Promise<Record<string, unknown>[]> {
-  const rows = await rawRows(db, sql`select * from runs order by project_id, id`);
-  return rows.map((row) =>
-    Object.fromEntries(Object.entries(row).filter(([key]) => !CLOCK_COLUMNS.includes(key))),
-  );
-}
-
-/** Every run derived again from all its spans, in a transaction that is rolled back. */
-async function freshlyDerived(db: Database, projectId: string, runIds: string[]) {
-  const context = {
-    prices: new PriceTable(readPriceFile('prices.json')),
-    settings: loopSettings(),
-  };
-  let rows: Record<string, unknown>[] = [];
-  await db
-    .transaction(async (tx) => {
-      const outcome = await deriveRuns(tx, projectId, runIds, context);
-      expect(outcome.failed).toEqual([]);
-      rows = await runRows(tx as unknown as Database);
-      throw new Rollback();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof Rollback)) throw error;
-    });
-  return rows;
-}
 
 test('two servers on one database, one killed with SIGKILL: every span once, every run derived once and right, rollups exact', async () => {
   test.setTimeout(300_000);
@@ -119,20 +84,7 @@ test('two servers on one database, one killed with SIGKILL: every span once, eve
     try {
       const db = handle.db;
       // Both servers' spool workers and derivers work the backlog off by themselves.
-      await expect
-        .poll(
-          async () =>
-            Number(
-              (
-                await rawRows(
-                  db,
-                  sql`select (select count(*) from dirty_runs) + (select count(*) from ingest_spool) as n`,
-                )
-              )[0]?.n ?? -1,
-            ),
-          { timeout: 60_000 },
-        )
-        .toBe(0);
+      await expect.poll(() => backlogLeft(db), { timeout: 60_000 }).toBe(0);
       expect(await rawRows(db, sql`select * from derive_failures`)).toEqual([]);
       const oldLeft = async () =>
         Number(
@@ -148,11 +100,10 @@ test('two servers on one database, one killed with SIGKILL: every span once, eve
       // The first sweep comes 30 s after a server starts.
       await expect.poll(oldLeft, { timeout: 90_000, intervals: [1000] }).toBe(0);
 
-      const spans = await rawRows(db, sql`select trace_id || ':' || span_id as id from spans`);
-      const stored = new Set(spans.map((r) => String(r.id)));
+      const { rows: spanRows, ids: stored } = await storedSpans(db);
       const sharedRuns = [...Array(RUNS).keys()].filter(shared).length;
       expect(emitted.size).toBe((RUNS + sharedRuns) * 5);
-      expect(spans.length).toBe(stored.size);
+      expect(spanRows).toBe(stored.size);
       expect([...emitted].filter((id) => !stored.has(id))).toEqual([]);
       expect(stored.size).toBe(emitted.size);
 

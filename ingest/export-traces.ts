@@ -2,6 +2,7 @@
 // validate, store, and the result to answer with. The HTTP route is one thin adapter
 // (otlp-endpoint.ts); a gRPC service or another HTTP path calls this same function.
 import type { Database } from '../db/client';
+import { isDatabaseUnavailable } from '../db/errors';
 import { missingKey } from '../db/projects';
 import type { KeyScope } from '../db/projects';
 import { AppError } from '../lib/app-error';
@@ -12,6 +13,8 @@ import { rejectionMessage } from './otlp/encode-response';
 import type { OtlpFormat } from './otlp/types';
 import { decodeOtlpBody, inflateSent, readSentBody } from './read-body';
 import type { BodyLimits } from './read-body';
+import type { DiskHold } from './hold';
+import { spoolNames } from './spool';
 import type { IngestSpool } from './spool';
 import { validateSpans } from './validate';
 
@@ -51,6 +54,11 @@ export interface IngestDeps {
    * one, the spans are stored before the answer (tools and tests that embed the core).
    */
   spool?: IngestSpool;
+  /**
+   * Where a request goes when the spool's database cannot answer (a failover): written to disk
+   * and acknowledged, moved into the spool once the database is back. Without one, 503.
+   */
+  hold?: DiskHold;
   /** This process's recent event-loop lag, ms (loop-lag.ts; a test sets its own). */
   loopLagMs?: () => number;
 }
@@ -97,13 +105,20 @@ export async function exportTraces(
     const { spans, rejectedCount, messages } = validateSpans(decodeOtlpBody(request.format, body));
     if (spans.length > 0) {
       if (deps.spool) {
-        await deps.spool.put(scope.projectId, {
+        const entry = {
           format: request.format,
           // As sent: gzip is several times smaller to write, keep and read back.
           body: sent,
           gzipped: request.gzipped,
           bytes: body.byteLength,
-          spans,
+        };
+        await deps.spool.put(scope.projectId, { ...entry, spans }).catch(async (error: unknown) => {
+          if (!deps.hold || !isDatabaseUnavailable(error)) throw error;
+          await deps.hold.put({
+            projectId: scope.projectId,
+            keyId: scope.keyId,
+            entry: { ...entry, ...spoolNames(spans) },
+          });
         });
       } else {
         await ingestSpans(db, scope.projectId, spans);

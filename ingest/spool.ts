@@ -293,7 +293,7 @@ export class IngestSpool {
 }
 
 /** The traces a request's spans belong to and the runs they name: what a run's read waits for. */
-function spoolNames(spans: readonly ValidSpan[]): { traceIds: string[]; runIds: string[] } {
+export function spoolNames(spans: readonly ValidSpan[]): { traceIds: string[]; runIds: string[] } {
   const traces = new Set<string>();
   const runs = new Set<string>();
   for (const span of spans) {

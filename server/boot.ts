@@ -20,15 +20,18 @@ import { vacuumPassRunsNow, vacuumWhereDue } from '../db/write/pglite-vacuum';
 import { endIdleRuns } from '../derive/end-idle-runs';
 import { startLoopLagMonitor } from '../ingest/loop-lag';
 import { refreshQuarantinedFacts } from '../ingest/refresh-facts';
+import { RecentKeys } from '../ingest/recent-keys';
 import { newAlertKey, parseAlertKey } from '../lib/alerts/secret-box';
 import { readLoopSettings, readPriceFile } from '../lib/settings';
 import { PriceTable } from '../trajectory/pricing';
 import type { ServerConfig } from './config';
+import { startHoldMover } from './hold-mover';
 import { startSpoolWorkers } from './spool-workers';
 import {
   createAdmission,
   createAlertSender,
   createDeriver,
+  createHold,
   createSpool,
   getRuntime,
   setRuntime,
@@ -51,6 +54,9 @@ export function createRuntime(config: ServerConfig, log: (message: string) => vo
     admission: createAdmission(config),
     spool: createSpool(config),
     spoolWorkers: null,
+    hold: createHold(config),
+    holdMover: null,
+    recentKeys: new RecentKeys(),
     deriver: createDeriver(getRuntime),
     alertKey,
     alertSender: createAlertSender(getRuntime, alertKey, config.alerts),
@@ -108,6 +114,11 @@ export async function connectDatabase(
       runtime.alertSender.start();
       // Requests spooled before a crash or a stop are picked up here.
       runtime.spoolWorkers = await startSpoolWorkers(runtime, handle);
+      // Requests held on disk while the database was away, by this process or one before it.
+      if (runtime.hold) {
+        await runtime.hold.open();
+        runtime.holdMover ??= startHoldMover(runtime, runtime.hold);
+      }
       runtime.log(`Database ready: ${handle.location}`);
       return;
     } catch (error) {

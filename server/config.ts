@@ -81,6 +81,7 @@ const env = z.object({
     .positive()
     .default(DEFAULT_SPOOL_LIMITS.maxAgeMs / 1000),
   LOOPSCOPE_SPOOL_WORKERS: z.coerce.number().int().positive().max(64).optional(),
+  LOOPSCOPE_HOLD_MB: z.coerce.number().int().min(0).default(1024),
   LOOPSCOPE_RETENTION_SWEEP_MINUTES: z.coerce.number().int().min(0).max(10_080).default(15),
   LOOPSCOPE_DASHBOARD_PASSWORD: z
     .string()
@@ -135,6 +136,11 @@ export interface ServerConfig {
   spool: SpoolLimits;
   /** Workers expanding the spool into spans (PGlite: 1, one request per transaction). */
   spoolWorkers: number;
+  /**
+   * Bytes of requests held on disk (`<data dir>/held`) while a Postgres server cannot answer;
+   * 0: none, the door answers 503 meanwhile. PGlite never is away, so it holds nothing.
+   */
+  holdBytes: number;
   /** How often this server sweeps runs past their project's retention; null: never. */
   retentionSweepMs: number | null;
   /** Null: the dashboard is open, which it only is on loopback. */
@@ -194,6 +200,7 @@ export function readServerConfig(
       maxAgeMs: e.LOOPSCOPE_SPOOL_MAX_AGE_SECONDS * 1000,
     },
     spoolWorkers: e.LOOPSCOPE_SPOOL_WORKERS ?? (e.DATABASE_URL ? 4 : 1),
+    holdBytes: e.DATABASE_URL ? e.LOOPSCOPE_HOLD_MB * 1024 * 1024 : 0,
     retentionSweepMs:
       e.LOOPSCOPE_RETENTION_SWEEP_MINUTES === 0
         ? null

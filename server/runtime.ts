@@ -1,13 +1,18 @@
 // The process-wide state the route handlers share with the server that booted them. It lives on
 // globalThis because Next bundles route code separately from the server's own modules.
+import path from 'node:path';
 import type { Database, DatabaseHandle } from '../db/client';
-import { describeError } from '../db/errors';
+import { describeError, isDatabaseUnavailable } from '../db/errors';
 import { authenticateKey } from '../db/projects';
+import type { KeyScope } from '../db/projects';
+import { DiskHold } from '../ingest/hold';
+import type { RecentKeys } from '../ingest/recent-keys';
 import { Admission } from '../ingest/admission';
 import type { OwnListeners } from '../lib/alerts/webhook-address';
 import { IngestSpool } from '../ingest/spool';
 import type { HeldBack } from '../ingest/spool-worker';
 import type { RunningSpoolWorkers } from './spool-workers';
+import type { HoldMover } from './hold-mover';
 import { Deriver } from '../derive/deriver';
 import { giveVerdict } from '../derive/give-verdict';
 import { settleRuns } from '../derive/settle-runs';
@@ -33,6 +38,11 @@ export interface Runtime {
   spool: IngestSpool;
   /** Its workers, once the database is ready. */
   spoolWorkers: RunningSpoolWorkers | null;
+  /** Requests held on disk while a Postgres server cannot answer (ingest/hold.ts), or null. */
+  hold: DiskHold | null;
+  holdMover: HoldMover | null;
+  /** Keys let in lately: let in again while the database is away, for the hold. */
+  recentKeys: RecentKeys;
   deriver: Deriver;
   /** The key webhook secrets are sealed under (lib/alerts/secret-box.ts). */
   alertKey: Buffer;
@@ -61,6 +71,13 @@ export function getRuntime(): Runtime {
 
 export function createAdmission(config: ServerConfig): Admission {
   return new Admission(config.ingest);
+}
+
+/** The disk hold of a server on Postgres (in its data folder), or null when none is set. */
+export function createHold(config: ServerConfig): DiskHold | null {
+  return config.holdBytes > 0
+    ? new DiskHold(path.join(config.dataDir, 'held'), config.holdBytes)
+    : null;
 }
 
 export function createSpool(config: ServerConfig): IngestSpool {
@@ -214,12 +231,13 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
   const runtime = getRuntime();
   return {
     database: requireDatabase,
-    authenticate: (key) => authenticateKey(requireDatabase(), key),
+    authenticate: (key) => authenticateRecalling(runtime, key),
     // Derivation behind holds a project's requests in the spool (spool-workers.ts); the door
     // refuses the project only once it holds half the spool's bound, leaving the rest to others.
     overloaded: (projectId) => (projectId === null ? null : spoolShareRefusal(runtime, projectId)),
     admission: runtime.admission,
     spool: runtime.spool,
+    hold: runtime.hold ?? undefined,
     body: {
       maxBytes: runtime.config.maxBodyBytes,
       timeoutMs: runtime.config.bodyTimeoutMs,
@@ -227,4 +245,18 @@ export function otlpEndpointDeps(): OtlpEndpointDeps {
     },
     log: runtime.log,
   };
+}
+
+/** The key's scope; while the database is away and there is a hold, a key let in lately. */
+async function authenticateRecalling(runtime: Runtime, key: string): Promise<KeyScope> {
+  try {
+    const scope = await authenticateKey(requireDatabase(), key);
+    runtime.recentKeys.remember(key, scope);
+    return scope;
+  } catch (error) {
+    if (!runtime.hold || !isDatabaseUnavailable(error)) throw error;
+    const scope = runtime.recentKeys.recall(key);
+    if (!scope) throw error;
+    return scope;
+  }
 }

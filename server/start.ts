@@ -120,6 +120,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     // Calls in flight are answered (their requests spooled), the transaction a worker holds
     // commits or rolls back; what is left in the spool waits for the next start.
     const closing = (grpc?.close() ?? Promise.resolve())
+      .then(() => runtime.holdMover?.stop())
       .then(() => runtime.spoolWorkers?.stop())
       .then(() => runtime.handle?.close() ?? Promise.resolve());
     closing.catch(() => {}).finally(() => process.exit(0));

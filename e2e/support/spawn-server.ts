@@ -105,8 +105,11 @@ export async function spoolDrained(url: string, timeoutMs = 120_000): Promise<vo
   while (Date.now() < deadline) {
     try {
       const response = await fetch(`${url}/api/health`);
-      const body = (await response.json()) as { spool?: { requests: number } };
-      if (response.status === 200 && body.spool?.requests === 0) return;
+      const body = (await response.json()) as {
+        spool?: { requests: number };
+        onDisk?: { requests: number } | null;
+      };
+      if (response.status === 200 && body.spool?.requests === 0 && !body.onDisk?.requests) return;
       last = JSON.stringify(body);
     } catch (error) {
       last = (error as Error).message;

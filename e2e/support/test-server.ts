@@ -1,5 +1,6 @@
 // The app's real route handlers behind a plain node http server, on a fresh database: the HTTP
 // surface as exporters and harnesses see it, without a Next build, for integration tests.
+import { RecentKeys } from '../../ingest/recent-keys';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -175,6 +176,9 @@ export async function startTestServer(
     admission: createAdmission(config),
     spool: createSpool(config),
     spoolWorkers: null,
+    hold: null,
+    holdMover: null,
+    recentKeys: new RecentKeys(),
     deriver: createDeriver(() => runtime),
     alertKey,
     alertSender: createAlertSender(() => runtime, alertKey, config.alerts),

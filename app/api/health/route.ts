@@ -31,13 +31,24 @@ export async function GET(): Promise<Response> {
           heldBack: held.everyone ? null : held.projects.length,
         },
         ingest: runtime.admission.state(),
+        onDisk: runtime.hold?.held ?? null,
       },
       { headers },
     );
   } catch {
+    // What this server holds on disk meanwhile (ingest/hold.ts): what it owes the database.
+    const onDisk = safeRuntime()?.hold?.held ?? null;
     return Response.json(
-      { status: 'unavailable' },
+      { status: 'unavailable', onDisk },
       { status: 503, headers: { ...headers, 'retry-after': '2' } },
     );
+  }
+}
+
+function safeRuntime(): ReturnType<typeof getRuntime> | null {
+  try {
+    return getRuntime();
+  } catch {
+    return null;
   }
 }
