@@ -24,6 +24,8 @@ export function createSender(options: {
   serviceName?: string;
   /** Every span the SDK ends is recorded here as `traceId:spanId` before it is exported. */
   emitted?: Set<string>;
+  /** Every span the server acknowledged (its export succeeded), with the time it was. */
+  acknowledged?: Map<string, number>;
 }): Sender {
   const exporterOptions = {
     url: `${options.url}/v1/traces`,
@@ -32,12 +34,13 @@ export function createSender(options: {
     // Retries (on 429/503 and network errors) stop at this deadline; 10 s is the default.
     timeoutMillis: 30_000,
   };
-  const exporter: SpanExporter =
+  const chosen: SpanExporter =
     options.protocol === 'grpc'
       ? grpcExporter(options.url, options.key, options.gzip ?? false)
       : options.protocol === 'json'
         ? (new JsonExporter(exporterOptions) as unknown as SpanExporter)
         : (new ProtoExporter(exporterOptions) as unknown as SpanExporter);
+  const exporter = options.acknowledged ? recordingExporter(chosen, options.acknowledged) : chosen;
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName ?? 'loopscope-test' }),
     spanProcessors: [
@@ -78,5 +81,24 @@ function recordingProcessor(emitted: Set<string>): SpanProcessor {
     },
     forceFlush: () => Promise.resolve(),
     shutdown: () => Promise.resolve(),
+  };
+}
+
+/** The exporter as it was, recording the spans of each export the server acknowledged. */
+function recordingExporter(inner: SpanExporter, acknowledged: Map<string, number>): SpanExporter {
+  return {
+    export: (spans, done) =>
+      inner.export(spans, (result) => {
+        if (result.code === 0) {
+          const now = Date.now();
+          for (const span of spans) {
+            const { traceId, spanId } = span.spanContext();
+            acknowledged.set(`${traceId}:${spanId}`, now);
+          }
+        }
+        done(result);
+      }),
+    shutdown: () => inner.shutdown(),
+    forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
   };
 }
