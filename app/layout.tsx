@@ -6,8 +6,8 @@ import type { ReactNode } from 'react';
 import { CategoryVars } from '@/components/theme/category-vars';
 import { SeriesVars } from '@/components/theme/series-vars';
 import { AppNav, PlainNav } from '@/components/view/app-nav';
-import { IngestBacklog } from '@/components/view/ingest-backlog';
-import { spoolBacklogNow } from '@/server/runtime';
+import { ServerNotices } from '@/components/view/server-notices';
+import { readSourceNow, spoolBacklogNow } from '@/server/runtime';
 import { currentDoor } from './dashboard-guard';
 import { logOut } from './login/actions';
 import './globals.css';
@@ -50,7 +50,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </form>
           ) : null}
         </header>
-        <IngestBacklog initial={spoolBacklogNow()} />
+        <ServerNotices initial={{ behind: spoolBacklogNow(), reads: readSourceNow() }} />
         {children}
       </body>
     </html>

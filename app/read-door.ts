@@ -11,7 +11,7 @@ import type { ProjectListing } from '@/db/read/projects';
 import { AppError } from '@/lib/app-error';
 import { parseSearch, runIdProblem, searchParamsObject } from '@/lib/filters';
 import { chooseTimeZone } from '@/lib/view-window';
-import { requireDatabase, settle } from '@/server/runtime';
+import { requireDatabase, requireReadDatabase, settle } from '@/server/runtime';
 import { authenticate } from './api/v1/auth';
 import { requireDashboardPage, requireDashboardRequest } from './dashboard-guard';
 import { respond } from './http';
@@ -183,7 +183,9 @@ async function chooseAndSettle<T>(
   spec: DashboardReadSpec<T>,
   context: { search: Record<string, string>; timeZone: string; now: Date },
 ): Promise<DashboardRead<T>> {
-  const db = requireDatabase();
+  // The dashboard's reads go to the standby when one is set and keeps up (DATABASE_READ_URL);
+  // settling derives on the primary, so what it derived shows once the standby has replayed it.
+  const db = requireReadDatabase();
   const requested = spec.project(data);
   const projects = await listProjects(db);
   const project =

@@ -224,3 +224,13 @@ export interface LoopPatternJson {
   lastSeen: string;
   exampleRunIds: string[];
 }
+
+/** Where the dashboard's reads go now, and why (`/api/health`'s `reads`; server/read-replica.ts). */
+export interface ReadSource {
+  from: 'standby' | 'primary';
+  /** Seconds the standby's data is behind the primary's; null when it could not be told. */
+  lagSeconds: number | null;
+  /** Why reads go to the primary though a standby is set; null while they go to the standby. */
+  reason: string | null;
+  checkedAt: string | null;
+}

@@ -26,6 +26,7 @@ import { readLoopSettings, readPriceFile } from '../lib/settings';
 import { PriceTable } from '../trajectory/pricing';
 import type { ServerConfig } from './config';
 import { startHoldMover } from './hold-mover';
+import { ReadReplica } from './read-replica';
 import { startSpoolWorkers } from './spool-workers';
 import {
   createAdmission,
@@ -57,6 +58,7 @@ export function createRuntime(config: ServerConfig, log: (message: string) => vo
     hold: createHold(config),
     holdMover: null,
     recentKeys: new RecentKeys(),
+    readReplica: null,
     deriver: createDeriver(getRuntime),
     alertKey,
     alertSender: createAlertSender(getRuntime, alertKey, config.alerts),
@@ -120,6 +122,12 @@ export async function connectDatabase(
         runtime.holdMover ??= startHoldMover(runtime, runtime.hold);
       }
       runtime.log(`Database ready: ${handle.location}`);
+      if (config.readDatabaseUrl && !runtime.readReplica) {
+        const standby = await openDatabase({ databaseUrl: config.readDatabaseUrl });
+        runtime.readReplica = new ReadReplica(standby, () => runtime.handle?.db ?? null);
+        runtime.readReplica.start();
+        runtime.log(`Dashboard reads from the standby at ${standby.location} while it keeps up`);
+      }
       return;
     } catch (error) {
       await handle?.close().catch(() => {});

@@ -32,3 +32,26 @@ describe('readServerConfig: OTLP/gRPC and retention', () => {
     );
   });
 });
+
+describe('readServerConfig: a Postgres formation', () => {
+  it('holds requests on disk only on Postgres, 1 GiB unless told otherwise, none at 0', () => {
+    expect(readServerConfig({}).holdBytes).toBe(0);
+    expect(readServerConfig({ DATABASE_URL: 'postgres://db/x' }).holdBytes).toBe(1024 ** 3);
+    expect(
+      readServerConfig({ DATABASE_URL: 'postgres://db/x', LOOPSCOPE_HOLD_MB: '0' }).holdBytes,
+    ).toBe(0);
+    expect(() =>
+      readServerConfig({ DATABASE_URL: 'postgres://db/x', LOOPSCOPE_HOLD_MB: '-1' }),
+    ).toThrow(/LOOPSCOPE_HOLD_MB/);
+  });
+
+  it('takes a standby for the dashboard only beside the database it copies', () => {
+    expect(
+      readServerConfig({ DATABASE_URL: 'postgres://a/x', DATABASE_READ_URL: 'postgres://b/x' })
+        .readDatabaseUrl,
+    ).toBe('postgres://b/x');
+    expect(() => readServerConfig({ DATABASE_READ_URL: 'postgres://b/x' })).toThrow(
+      /DATABASE_READ_URL: .*set DATABASE_URL too/,
+    );
+  });
+});

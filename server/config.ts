@@ -33,6 +33,7 @@ const env = z.object({
     .default(DEFAULT_GRPC_LIMITS.callsPerAddress),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_READ_URL: z.string().min(1).optional(),
   LOOPSCOPE_DATA_DIR: z.string().min(1).default('.loopscope'),
   LOOPSCOPE_INIT_API_KEY: z
     .string()
@@ -120,6 +121,8 @@ export interface ServerConfig {
   grpc: Pick<GrpcDoorLimits, 'connectionsPerAddress' | 'callsPerAddress'>;
   host: string;
   databaseUrl: string | undefined;
+  /** A standby of DATABASE_URL's database the dashboard reads from (server/read-replica.ts). */
+  readDatabaseUrl: string | undefined;
   dataDir: string;
   initApiKey: string | undefined;
   pricesFile: string;
@@ -162,6 +165,11 @@ export function readServerConfig(
     throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    throw new Error(
+      'Invalid setting DATABASE_READ_URL: it names a standby of DATABASE_URL’s database; set DATABASE_URL too',
+    );
+  }
   // The work at the door is a decode and one spool insert: on PGlite too, several requests may be
   // at it (their inserts queue on its thread between the workers' one-request transactions), and
   // a burst of exporters may wait its turn, bounded by LOOPSCOPE_INGEST_MAX_WAIT_MS. A place
@@ -180,6 +188,7 @@ export function readServerConfig(
     },
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    readDatabaseUrl: e.DATABASE_READ_URL,
     dataDir: path.resolve(root, e.LOOPSCOPE_DATA_DIR),
     initApiKey: e.LOOPSCOPE_INIT_API_KEY,
     pricesFile: path.resolve(root, e.LOOPSCOPE_PRICES_FILE ?? 'prices.json'),

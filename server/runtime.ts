@@ -13,6 +13,8 @@ import { IngestSpool } from '../ingest/spool';
 import type { HeldBack } from '../ingest/spool-worker';
 import type { RunningSpoolWorkers } from './spool-workers';
 import type { HoldMover } from './hold-mover';
+import type { ReadReplica } from './read-replica';
+import type { ReadSource } from '../lib/api-types';
 import { Deriver } from '../derive/deriver';
 import { giveVerdict } from '../derive/give-verdict';
 import { settleRuns } from '../derive/settle-runs';
@@ -43,6 +45,8 @@ export interface Runtime {
   holdMover: HoldMover | null;
   /** Keys let in lately: let in again while the database is away, for the hold. */
   recentKeys: RecentKeys;
+  /** The standby the dashboard reads from (DATABASE_READ_URL), or null. */
+  readReplica: ReadReplica | null;
   deriver: Deriver;
   /** The key webhook secrets are sealed under (lib/alerts/secret-box.ts). */
   alertKey: Buffer;
@@ -207,6 +211,21 @@ export function requireDatabase(): Database {
     });
   }
   return runtime.handle.db;
+}
+
+/**
+ * The database a dashboard read uses: the standby of DATABASE_READ_URL while it answers and is
+ * close enough behind (server/read-replica.ts), else the primary.
+ */
+export function requireReadDatabase(): Database {
+  const primary = requireDatabase();
+  return getRuntime().readReplica?.database() ?? primary;
+}
+
+/** Where the dashboard's reads go now, or null when no standby is set (the layout's notice). */
+export function readSourceNow(): ReadSource | null {
+  const runtime = (globalThis as Holder)[KEY];
+  return runtime?.readReplica?.describe() ?? null;
 }
 
 /** Whose spooled requests wait for their runs' derivation to catch up. */

@@ -122,6 +122,7 @@ export async function startServer(root: string, options: { dev: boolean }): Prom
     const closing = (grpc?.close() ?? Promise.resolve())
       .then(() => runtime.holdMover?.stop())
       .then(() => runtime.spoolWorkers?.stop())
+      .then(() => runtime.readReplica?.stop())
       .then(() => runtime.handle?.close() ?? Promise.resolve());
     closing.catch(() => {}).finally(() => process.exit(0));
   };

@@ -179,6 +179,7 @@ export async function startTestServer(
     hold: null,
     holdMover: null,
     recentKeys: new RecentKeys(),
+    readReplica: null,
     deriver: createDeriver(() => runtime),
     alertKey,
     alertSender: createAlertSender(() => runtime, alertKey, config.alerts),

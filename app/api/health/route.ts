@@ -32,6 +32,7 @@ export async function GET(): Promise<Response> {
         },
         ingest: runtime.admission.state(),
         onDisk: runtime.hold?.held ?? null,
+        reads: runtime.readReplica?.describe() ?? null,
       },
       { headers },
     );
