@@ -8,7 +8,7 @@ import { SeriesVars } from '@/components/theme/series-vars';
 import { AppNav, PlainNav } from '@/components/view/app-nav';
 import { ServerNotices } from '@/components/view/server-notices';
 import { readSourceNow, spoolBacklogNow } from '@/server/runtime';
-import { currentDoor } from './dashboard-guard';
+import { currentDoor, hasDashboardSession } from './dashboard-guard';
 import { logOut } from './login/actions';
 import './globals.css';
 
@@ -24,6 +24,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Every page, the not-found page too, renders per request: Next.js puts the request's CSP nonce
   // on its scripts only then, and a page prerendered at build time runs none of them.
   await connection();
+  // Signed out (the login page, a foreign Host), the header shows the name alone: no links that
+  // lead back to the login page, no "Log out", no server notices.
+  const signedIn = await hasDashboardSession();
   return (
     <html lang="en">
       <head>
@@ -38,11 +41,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <Link className="brand" href="/">
             Loopscope
           </Link>
-          <Suspense fallback={<PlainNav />}>
-            <AppNav />
-          </Suspense>
+          {signedIn ? (
+            <Suspense fallback={<PlainNav />}>
+              <AppNav />
+            </Suspense>
+          ) : null}
           <span className="tagline">why agent runs stop, whether they loop, what they cost</span>
-          {currentDoor().password !== null ? (
+          {signedIn && currentDoor().password !== null ? (
             <form action={logOut}>
               <button className="link-button" type="submit">
                 Log out
@@ -50,7 +55,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </form>
           ) : null}
         </header>
-        <ServerNotices initial={{ behind: spoolBacklogNow(), reads: readSourceNow() }} />
+        {signedIn ? (
+          <ServerNotices initial={{ behind: spoolBacklogNow(), reads: readSourceNow() }} />
+        ) : null}
         {children}
       </body>
     </html>

@@ -21,6 +21,11 @@ export function formatUsd(value: number): string {
   return `${value < 0 ? '−' : ''}$${text}`;
 }
 
+/** A difference in dollars too small to show at formatUsd's finest (4 decimals): no change. */
+export function isNoChangeUsd(difference: number): boolean {
+  return Math.abs(difference) < 0.00005;
+}
+
 export function formatShare(share: number): string {
   if (share === 0) return '0%';
   if (share < 0.001) return '<0.1%';

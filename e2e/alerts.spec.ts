@@ -74,6 +74,8 @@ test('a rule created on the page fires on a run sent through /v1/traces and its 
   // The test button: one more event through the outbox, delivered like the first.
   await page.goto(`/alerts?project=${project}`);
   await rule.getByRole('button', { name: 'Send a test event' }).click();
+  // The log follows the delivery by itself: no reload.
+  await expect(page.getByText('delivered (200)')).toHaveCount(2, { timeout: 20_000 });
   await receiver.waitFor(2, 30_000);
   expect(JSON.parse(receiver.received[1]!.body)).toMatchObject({
     runId: null,

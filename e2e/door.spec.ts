@@ -1,7 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Page, TestInfo } from '@playwright/test';
 import { rawRequest } from './support/raw-http';
+import { keepScreen } from './support/screens';
 import { freePort, spawnServer } from './support/spawn-server';
 import { expect, test } from './support/fixtures';
 
@@ -96,7 +98,7 @@ test('text and dates a database cannot take answer 4xx on every page, never a 50
 
 test('with a login: a prefetch-header action is refused, login is throttled, next stays on the origin, logout revokes, the cookie is Secure behind https', async ({
   browser,
-}) => {
+}, testInfo) => {
   test.setTimeout(180_000);
   const key = 'lsk_door2-test-key-0123456789abcdef';
   const password = 'open sesame, please';
@@ -129,6 +131,7 @@ test('with a login: a prefetch-header action is refused, login is throttled, nex
 
     // next=/%09/host would leave the site in a browser: after login it stays on this origin.
     await page.goto(`${server.url}/login?next=${encodeURIComponent('/\t/evil.example/x')}`);
+    await signedOutHeader(page, testInfo, 'login-signed-out');
     await page.getByLabel('Dashboard password').fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.pathname === '/');
@@ -167,8 +170,10 @@ test('with a login: a prefetch-header action is refused, login is throttled, nex
     expect(await runs()).toBe(0);
 
     // Logging out revokes the session on the server: a copy of the cookie opens nothing.
+    await expect(page.getByRole('navigation')).toBeVisible();
     await page.getByRole('button', { name: 'Log out' }).click();
     await expect(page).toHaveURL(/\/login/);
+    await signedOutHeader(page, testInfo, 'login-after-logout');
     const copied = await fetch(`${server.url}/`, {
       headers: { cookie: `loopscope_session=${session?.value}` },
       redirect: 'manual',
@@ -212,3 +217,23 @@ test('with a login: a prefetch-header action is refused, login is throttled, nex
     await server.kill('SIGTERM');
   }
 });
+
+/**
+ * Signed out, the header holds the name alone: no navigation, no "Log out" (at desktop and phone
+ * width, light and dark).
+ */
+async function signedOutHeader(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const [width, scheme] of [
+    [1280, 'light'],
+    [390, 'dark'],
+  ] as const) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.getByRole('heading', { name: 'Log in to Loopscope' })).toBeVisible();
+    await expect(page.getByRole('navigation')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Log out' })).toHaveCount(0);
+    await keepScreen(page, testInfo, `${name}-${width}-${scheme}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}

@@ -58,6 +58,20 @@ test('a verdict given on the run page changes its badge and the weekly numbers',
   await expect(page.getByText('tags prod, db')).toBeVisible();
 
   const verdict = page.getByRole('region', { name: 'Your verdict' });
+  // Nothing is chosen for the reviewer, and the form will not go without a choice.
+  await expect(verdict.getByLabel('verified')).not.toBeChecked();
+  await expect(verdict.getByLabel('contradicted')).not.toBeChecked();
+  expect(
+    await verdict
+      .getByLabel('verified')
+      .evaluate((input) => (input as HTMLInputElement).validity.valueMissing),
+  ).toBe(true);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await verdict.scrollIntoViewIfNeeded();
+  await keepScreen(page, testInfo, 'verdict-empty-390-dark');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
   await verdict.getByLabel('verified').check();
   await verdict.getByLabel('units').fill('2');
   await verdict.getByLabel(/Note/).fill(HOSTILE_NOTE);
@@ -112,6 +126,16 @@ test('a search narrows the runs list, and hostile text is only text', async ({
   await search.getByRole('searchbox').fill(`%_' "\\ <b>x</b>`);
   await search.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByRole('status')).toHaveText('No run in this window matches the search.');
+  // Said once, over no empty table.
+  await expect(page.getByText(/No runs? (in this window )?match/)).toHaveCount(1);
+  await expect(page.getByRole('columnheader', { name: 'Agent' })).toHaveCount(0);
+  await keepScreen(page, testInfo, 'search-nothing');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.getByText(/No runs? (in this window )?match/)).toHaveCount(1);
+  await keepScreen(page, testInfo, 'search-nothing-390-dark');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
   await expect(search.getByRole('searchbox')).toHaveValue(`%_' "\\ <b>x</b>`);
 
   await page.getByRole('link', { name: 'Clear search' }).click();
@@ -136,16 +160,26 @@ test('a run links to its session, whose page lists its runs in order', async ({
   await expect(runs.nth(2)).toContainText('Check the invoices after the migration');
   await expect(page.getByText('Total spend')).toBeVisible();
   await expect(page.getByRole('img', { name: /Spend per run/ })).toBeVisible();
+  // Exits by their labels, never their ids.
+  const exits = page.getByText(/^agent migrator · /);
+  await expect(exits).toHaveText(/^agent migrator · \d+ [a-z ]+( · \d+ [a-z ]+)*$/);
   await keepScreen(page, testInfo, 'session-page');
 
   await page.getByRole('link', { name: '← Sessions' }).click();
   const sessions = page.getByRole('table', { name: 'Sessions' });
-  await expect(sessions.getByRole('row').filter({ hasText: 'ticket-1234' })).toContainText(
-    'migrator',
-  );
+  const row = sessions.getByRole('row').filter({ hasText: 'ticket-1234' });
+  await expect(row).toContainText('migrator');
+  await expect(row).not.toContainText('_');
+  await expect(row).toContainText(/\d+ (goal satisfied|no progress|model stopped|unknown)/);
   await keepScreen(page, testInfo, 'sessions-list');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await keepScreen(page, testInfo, 'sessions-list-dark');
   await page.setViewportSize({ width: 390, height: 844 });
+  await keepScreen(page, testInfo, 'sessions-list-390-dark');
   await page.goto(`/sessions/ticket-1234?project=${project}`);
+  await expect(exits).toHaveText(/^agent migrator · \d+ [a-z ]+( · \d+ [a-z ]+)*$/);
+  await keepScreen(page, testInfo, 'session-page-390-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await keepScreen(page, testInfo, 'session-page-390');
 });
 
@@ -162,7 +196,9 @@ test('"to check" lists unchecked success claims; a reviewer works through them w
   await page.getByRole('link', { name: 'most expensive first' }).click();
   await expect(items.nth(0)).toContainText('Migrate the invoices table');
 
-  await items.nth(0).focus();
+  // The list takes j and k as the page opens: nothing to click or tab to first.
+  await page.keyboard.press('j');
+  await expect(items.nth(0)).toBeFocused();
   await page.keyboard.press('j');
   await expect(items.nth(1)).toBeFocused();
   await page.keyboard.press('k');
@@ -212,7 +248,7 @@ test('a new run appears on the open home page without a reload, behind a pill', 
 test('a running run’s open page offers its new steps without a reload, then its end', async ({
   page,
   baseURL,
-}) => {
+}, testInfo) => {
   const sender = createSender({ url: baseURL ?? '', key: projectKey, gzip: true });
   const start = Date.now() - 60_000;
   const liveRunId = uniqueName('live-run');
@@ -236,6 +272,18 @@ test('a running run’s open page offers its new steps without a reload, then it
     .toBe(200);
   await page.goto(runPath);
   await expect(page.getByRole('row').filter({ hasText: 'probe_2' }).first()).toBeVisible();
+  // Its root span (goal, agent) comes at its end: until then they are not known, not absent.
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toHaveText('Running: its goal comes with the end of the run');
+  await expect(page.getByText('variant not known yet')).toBeVisible();
+  await expect(page.getByText(/No goal was sent|no reason sent/)).toHaveCount(0);
+  await keepScreen(page, testInfo, 'live-run-header');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(heading).toHaveText('Running: its goal comes with the end of the run');
+  await keepScreen(page, testInfo, 'live-run-header-390-dark');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
   step(3);
   step(4);
@@ -251,6 +299,8 @@ test('a running run’s open page offers its new steps without a reload, then it
   await expect(ended).toBeVisible({ timeout: 20_000 });
   await ended.click();
   await expect(ended).toHaveCount(0);
+  await expect(heading).toHaveText('Watch a run while it goes');
+  await expect(page.getByText('agent watcher')).toBeVisible();
   expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(
     true,
   );

@@ -154,13 +154,16 @@ for (const viewport of VIEWPORTS) {
     await page.keyboard.press('Home');
     await expect(slider).toHaveAttribute('aria-valuetext', '1 step');
     await expect(page).toHaveURL(/cap=1/);
-    await tabTo(
-      page,
+    // Prices is a tab of the reports, and only that: the main navigation has no second way in.
+    await expect(
       page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Prices' }),
-      400,
-    );
+    ).toHaveCount(0);
+    await tabTo(page, tabs.getByRole('link', { name: 'Prices' }), 400);
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/prices/);
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }),
+    ).toHaveAttribute('aria-current', 'page');
     await tabTo(page, tabs.getByRole('link', { name: 'Compare variants' }));
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/reports\/compare/);

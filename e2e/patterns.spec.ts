@@ -47,8 +47,16 @@ test('the home page names the costliest loop; the patterns page lists it and ope
   const top = page.getByRole('region', { name: 'Costliest loops' });
   await expect(top.getByRole('listitem').first()).toContainText('restart_service');
   await expect(top.getByRole('listitem').first()).toContainText('3 runs');
+  // Each loop says its kind, so two loops of one call read apart.
+  await expect(top.getByRole('listitem').first()).toContainText('repeat · ');
   await top.getByRole('link', { name: 'All loop patterns →' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Loop patterns');
+  // A section of its own in the main navigation, marked as the page one is on.
+  const main = page.getByRole('navigation', { name: 'Main' });
+  await expect(main.getByRole('link', { name: 'Patterns' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   const table = page.getByRole('table', { name: 'Patterns' });
   const first = table.getByRole('row').nth(1);
   await expect(first).toContainText('restart_service');
@@ -58,6 +66,8 @@ test('the home page names the costliest loop; the patterns page lists it and ope
   await expect(page).toHaveURL(/signature=repeat/);
   const runs = page.getByRole('region', { name: 'Runs of the pattern' });
   await expect(runs.getByRole('listitem')).toHaveCount(3);
+  // Runs of one goal read apart by their ids.
+  await expect(runs.getByRole('listitem').first()).toContainText(`restart-2-${project}`);
   await keepScreen(page, testInfo, 'patterns-1280-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await keepScreen(page, testInfo, 'patterns-1280-dark');

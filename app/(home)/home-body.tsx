@@ -241,18 +241,22 @@ export async function HomeBody({
           agent={params.agent}
           variant={params.variant}
         />
-        {searching && page.runs.length === 0 ? (
+        {/* No runs: one sentence says so, over no empty table. */}
+        {page.runs.length === 0 ? (
           <p className="muted" role="status">
-            No run in this window matches the search.
+            {searching
+              ? 'No run in this window matches the search.'
+              : 'No run in this window matches these filters.'}
           </p>
-        ) : null}
-        <RunsTable
-          runs={page.runs}
-          sort={params.sort}
-          order={params.order}
-          view={view}
-          timeZone={window.timeZone}
-        />
+        ) : (
+          <RunsTable
+            runs={page.runs}
+            sort={params.sort}
+            order={params.order}
+            view={view}
+            timeZone={window.timeZone}
+          />
+        )}
         <Pager
           shown={page.runs.length}
           firstHref={params.cursor ? link({ cursor: null }) : null}

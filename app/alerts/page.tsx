@@ -1,3 +1,4 @@
+import { RefreshWhile } from '@/components/view/refresh-while';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
@@ -107,6 +108,10 @@ export default async function AlertsPage({ searchParams }: { searchParams: Searc
 
       <section className={`panel ${styles.section}`} aria-labelledby="log-title">
         <h2 id="log-title">Delivery log</h2>
+        {/* Deliveries in flight: the log follows them without a reload. */}
+        <RefreshWhile
+          waiting={events.some((e) => e.status !== 'delivered' && e.status !== 'failed')}
+        />
         <p className="muted">Events fired in the last 30 days, newest first, with every attempt.</p>
         {events.length === 0 ? (
           <p className="muted">Nothing has fired yet.</p>

@@ -8,20 +8,12 @@ import { loopPatterns } from '@/db/read/loop-patterns';
 import { patternRuns } from '@/db/read/pattern-runs';
 import { patternsParams } from '@/lib/report-params';
 import { viewHref } from '@/lib/view-window';
-import { PATTERN_KINDS } from '@/trajectory/pattern-kinds';
-import type { PatternKind } from '@/trajectory/pattern-kinds';
+import { listedLabels, PATTERN_KIND_LABEL, PATTERN_KINDS } from '@/trajectory/pattern-kinds';
 import { reportContext } from '../reports/page-context';
 import type { SearchParams } from '../reports/page-context';
 import { reportView } from '../reports/report-view';
 
 export const dynamic = 'force-dynamic';
-
-const KIND_LABEL: Record<PatternKind, string> = {
-  repeat: 'repeat',
-  revisit: 'A/B/A revisit',
-  stall: 'stall',
-  tool_circuit: 'tool circuit',
-};
 
 /** Loops grouped across the window's runs, the costliest first; a pattern opens its runs. */
 export default async function PatternsPage({ searchParams }: { searchParams: SearchParams }) {
@@ -44,6 +36,7 @@ export default async function PatternsPage({ searchParams }: { searchParams: Sea
       : Promise.resolve(null),
   ]);
   const here = { ...view, agent: params.agent, kind: params.kind };
+  const labels = listedLabels(patterns);
   const opened = params.signature ? patterns.find((p) => p.signature === params.signature) : null;
   return (
     <main id="main" className="page">
@@ -68,7 +61,7 @@ export default async function PatternsPage({ searchParams }: { searchParams: Sea
             <option value="">any</option>
             {PATTERN_KINDS.map((k) => (
               <option key={k} value={k}>
-                {KIND_LABEL[k]}
+                {PATTERN_KIND_LABEL[k]}
               </option>
             ))}
           </select>
@@ -97,24 +90,24 @@ export default async function PatternsPage({ searchParams }: { searchParams: Sea
               </tr>
             </thead>
             <tbody>
-              {patterns.map((p) => (
+              {patterns.map((p, k) => (
                 <tr
                   key={`${p.signature} ${p.agent}`}
                   aria-current={p.signature === params.signature ? 'true' : undefined}
                 >
                   <td className={styles.label}>
                     <Link href={viewHref('/patterns', here, { signature: p.signature })}>
-                      {p.label || '(no action named)'}
+                      {labels[k]}
                     </Link>
                     {/* On a phone the kind and agent columns give way to this line. */}
                     <span className={styles.meta}>
-                      {KIND_LABEL[p.kind]} ·{' '}
+                      {PATTERN_KIND_LABEL[p.kind]} ·{' '}
                       <span className="one-line" title={p.agent ?? undefined}>
                         {p.agent ?? '—'}
                       </span>
                     </span>
                   </td>
-                  <td>{KIND_LABEL[p.kind]}</td>
+                  <td>{PATTERN_KIND_LABEL[p.kind]}</td>
                   <td>
                     <span className="one-line" title={p.agent ?? undefined}>
                       {p.agent ?? '—'}
@@ -148,6 +141,8 @@ export default async function PatternsPage({ searchParams }: { searchParams: Sea
                   <Link href={viewHref(`/runs/${encodeURIComponent(r.id)}`, view)}>
                     {r.goal ?? r.id}
                   </Link>{' '}
+                  {/* Runs of one pattern often share their goal: the id tells them apart. */}
+                  {r.goal !== null ? <code className={styles.runId}>{r.id}</code> : null}{' '}
                   <ExitBadge category={r.exitCategory} reason={null} kind={null} />{' '}
                   <span className="muted">
                     {r.agent ?? '—'} · {formatDateTime(r.startedAt, zone)} · {formatUsd(r.costUsd)}{' '}

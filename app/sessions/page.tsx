@@ -1,3 +1,4 @@
+import { exitSummary } from '@/components/sessions/exit-summary';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
@@ -88,11 +89,7 @@ export default async function SessionsPage({
                     </span>
                   </td>
                   <td className={styles.num}>{formatCount(s.runs)}</td>
-                  <td>
-                    {Object.entries(s.exitCategories)
-                      .map(([c, n]) => `${n} ${c}`)
-                      .join(' · ')}
-                  </td>
+                  <td>{exitSummary(s.exitCategories)}</td>
                   <td className={styles.num}>{formatUsd(s.costUsd)}</td>
                   <td className={styles.num}>{formatCount(s.verifiedUnits)}</td>
                   <td>

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { LoopPatternJson } from '@/lib/api-types';
+import { listedLabels, PATTERN_KIND_LABEL } from '@/trajectory/pattern-kinds';
 import { formatCount, formatUsd } from '../format';
 import styles from './patterns.module.css';
 
@@ -13,6 +14,7 @@ export function TopPatterns({
   hrefFor: (signature: string) => string;
   allHref: string;
 }) {
+  const labels = listedLabels(patterns);
   return (
     <section className={styles.top} aria-label="Costliest loops">
       <h2 className={styles.topTitle}>Costliest loops</h2>
@@ -20,14 +22,14 @@ export function TopPatterns({
         <p className="muted">No loop signal in this window.</p>
       ) : (
         <ol className={styles.topList}>
-          {patterns.map((p) => (
+          {patterns.map((p, k) => (
             <li key={`${p.signature} ${p.agent}`}>
               <Link className={styles.label} href={hrefFor(p.signature)}>
-                {p.label || '(no action named)'}
+                {labels[k]}
               </Link>{' '}
               <span className="muted">
-                {p.agent ?? '—'} · {formatCount(p.runs)} run{p.runs === 1 ? '' : 's'} ·{' '}
-                {formatUsd(p.wastedUsd)} wasted
+                {PATTERN_KIND_LABEL[p.kind]} · {p.agent ?? '—'} · {formatCount(p.runs)} run
+                {p.runs === 1 ? '' : 's'} · {formatUsd(p.wastedUsd)} wasted
               </span>
             </li>
           ))}

@@ -1,6 +1,6 @@
 import type { VariantComparison, VariantStats } from '@/trajectory/report-compare';
 import { costPerVerifiedUnit, passRate } from '@/trajectory/report-metrics';
-import { formatCount, formatUsd } from '../format';
+import { formatCount, formatUsd, isNoChangeUsd } from '../format';
 import { formatPercent, formatRatio } from './labels';
 import styles from './reports.module.css';
 
@@ -19,7 +19,8 @@ interface Metric {
 const usd = (v: number | null) => (v === null ? '—' : formatUsd(v));
 const steps = (v: number | null) => (v === null ? '—' : formatCount(Math.round(v * 10) / 10));
 const signed = (d: number, text: string) => `${d > 0 ? '+' : d < 0 ? '−' : '±'}${text}`;
-const usdDelta = (b: number, a: number) => signed(b - a, formatUsd(Math.abs(b - a)));
+const usdDelta = (b: number, a: number) =>
+  isNoChangeUsd(b - a) ? 'no change' : signed(b - a, formatUsd(Math.abs(b - a)));
 const relative = (b: number, a: number) =>
   a === 0 ? '' : ` (${signed(b - a, `${Math.abs(((b - a) / a) * 100).toFixed(0)}%`)})`;
 
@@ -43,7 +44,7 @@ const METRICS: Metric[] = [
     value: (s) => costPerVerifiedUnit(s.costUsd, s.verifiedUnits),
     format: formatRatio,
     better: 'lower',
-    delta: (b, a) => usdDelta(b, a) + relative(b, a),
+    delta: (b, a) => (isNoChangeUsd(b - a) ? 'no change' : usdDelta(b, a) + relative(b, a)),
     spend: true,
   },
   {

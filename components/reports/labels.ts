@@ -1,4 +1,4 @@
-import { formatUsd } from '../format';
+import { formatUsd, isNoChangeUsd } from '../format';
 
 export { groupLabel } from '@/trajectory/report-weekly';
 export type GroupDimension = 'agent' | 'variant' | 'model';
@@ -17,12 +17,13 @@ export function describeChange(change: { absolute: number; relative: number | nu
   text: string;
   direction: 'better' | 'worse' | 'same';
 } {
+  // Float noise (+$0.00000003) is no change, whatever its sign.
+  if (isNoChangeUsd(change.absolute)) return { text: 'no change', direction: 'same' };
   const sign = change.absolute > 0 ? '+' : change.absolute < 0 ? '−' : '±';
   const dollars = `${sign}${formatUsd(Math.abs(change.absolute))}`;
   const percent =
     change.relative === null ? '' : ` (${sign}${Math.abs(change.relative * 100).toFixed(0)}%)`;
-  const direction =
-    Math.abs(change.absolute) < 1e-9 ? 'same' : change.absolute > 0 ? 'worse' : 'better';
-  const arrow = direction === 'same' ? '' : direction === 'worse' ? '▲ ' : '▼ ';
+  const direction = change.absolute > 0 ? 'worse' : 'better';
+  const arrow = direction === 'worse' ? '▲ ' : '▼ ';
   return { text: `${arrow}${dollars}${percent}`, direction };
 }

@@ -13,9 +13,10 @@ export function Pager({
 }) {
   return (
     <nav className={styles.pager} aria-label="Pages of runs">
+      {/* None shown: the page above says so once. */}
       <span className="muted">
-        {shown === 0 ? 'No runs match' : `${shown} runs on this page`}
-        {firstHref ? ' (not the first page)' : ''}
+        {shown === 0 ? '' : `${shown} runs on this page`}
+        {shown > 0 && firstHref ? ' (not the first page)' : ''}
       </span>
       <span className={styles.links}>
         {firstHref ? (

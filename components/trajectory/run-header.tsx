@@ -22,6 +22,9 @@ export function RunHeader({
   sessionHref?: string;
 }) {
   const meta = EXIT_CATEGORY_META[run.exitCategory];
+  // A run still going has not sent what its root span carries (goal, agent) yet: not "none".
+  const live = run.endedAt === null;
+  const missing = live ? 'not known yet' : '—';
   return (
     <header className={styles.header}>
       <nav aria-label="Breadcrumb" className={styles.crumbs}>
@@ -30,16 +33,21 @@ export function RunHeader({
           {run.id}
         </span>
       </nav>
-      <h1 className={styles.goal}>{run.goal ?? 'No goal was sent for this run'}</h1>
+      <h1 className={styles.goal}>
+        {run.goal ??
+          (live
+            ? 'Running: its goal comes with the end of the run'
+            : 'No goal was sent for this run')}
+      </h1>
       <p className={styles.meta}>
         <span className="clamp" title={run.agent ?? undefined}>
-          agent {run.agent ?? '—'}
+          agent {run.agent ?? missing}
         </span>
         <span className="clamp" title={run.variant ?? undefined}>
-          variant {run.variant ?? '—'}
+          variant {run.variant ?? missing}
         </span>
         <span className="clamp" title={run.model ?? undefined}>
-          model {run.model ?? '—'}
+          model {run.model ?? missing}
         </span>
         <span>
           started{' '}
@@ -78,7 +86,9 @@ export function RunHeader({
           <h2 className={styles.cardTitle}>Why it stopped</h2>
           <p className={styles.exit}>
             <ExitBadge category={run.exitCategory} reason={run.exitReason} kind={run.exitKind} />
-            <code title="Raw reason, as sent">{run.exitReason ?? 'no reason sent'}</code>
+            {run.exitReason !== null || !live ? (
+              <code title="Raw reason, as sent">{run.exitReason ?? 'no reason sent'}</code>
+            ) : null}
           </p>
           <p className="muted">
             {run.exitCategory === 'unknown'

@@ -61,7 +61,8 @@ export function VerdictForm({
               type="radio"
               name="verdict"
               value="verified"
-              defaultChecked={given?.verdict !== 'contradicted'}
+              required
+              defaultChecked={given?.verdict === 'verified'}
             />{' '}
             verified
           </label>
@@ -72,7 +73,8 @@ export function VerdictForm({
               name="units"
               min={0}
               step="any"
-              defaultValue={given?.verdict === 'verified' ? given.units : 1}
+              defaultValue={given?.verdict === 'verified' ? given.units : undefined}
+              placeholder="1"
               inputMode="decimal"
             />
           </label>
@@ -81,6 +83,7 @@ export function VerdictForm({
               type="radio"
               name="verdict"
               value="contradicted"
+              required
               defaultChecked={given?.verdict === 'contradicted'}
             />{' '}
             contradicted

@@ -4,12 +4,17 @@ import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 import { viewHref } from '@/lib/view-window';
 
+// Prices is one of the Reports' tabs (components/reports/report-header.tsx), not a section.
 const SECTIONS = [
   { label: 'Runs', path: '/', owns: (p: string) => p === '/' || p.startsWith('/runs') },
+  { label: 'Patterns', path: '/patterns', owns: (p: string) => p.startsWith('/patterns') },
   { label: 'To check', path: '/to-check', owns: (p: string) => p.startsWith('/to-check') },
   { label: 'Sessions', path: '/sessions', owns: (p: string) => p.startsWith('/sessions') },
-  { label: 'Reports', path: '/reports/weekly', owns: (p: string) => p.startsWith('/reports') },
-  { label: 'Prices', path: '/prices', owns: (p: string) => p.startsWith('/prices') },
+  {
+    label: 'Reports',
+    path: '/reports/weekly',
+    owns: (p: string) => p.startsWith('/reports') || p.startsWith('/prices'),
+  },
   { label: 'Alerts', path: '/alerts', owns: (p: string) => p.startsWith('/alerts') },
 ];
 

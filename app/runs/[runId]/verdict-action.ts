@@ -46,7 +46,9 @@ export async function submitVerdict(formData: FormData): Promise<void> {
   }
   if (intent === 'take_back') await recordVerdict(chosen.id, runId, null);
   else {
-    const given = verdict ?? 'verified';
+    // Nothing is chosen for the reviewer: a verdict nobody picked is no verdict.
+    if (!verdict) throw new AppError('bad_request', 'choose verified or contradicted');
+    const given = verdict;
     await recordVerdict(chosen.id, runId, {
       verdict: given,
       units: given === 'verified' ? (units ?? 1) : 0,

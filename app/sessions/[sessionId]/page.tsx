@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { formatCount, formatUsd } from '@/components/format';
+import { exitSummary } from '@/components/sessions/exit-summary';
 import { SessionRuns } from '@/components/sessions/session-runs';
 import { SpendCurve } from '@/components/sessions/spend-curve';
 import styles from '@/components/sessions/sessions.module.css';
@@ -35,9 +36,7 @@ export default async function SessionPage({
   if (!found) notFound();
   const { session, runs } = found;
   const query = read.data.project ? `?project=${encodeURIComponent(read.data.project)}` : '';
-  const exits = Object.entries(session.exitCategories)
-    .map(([category, n]) => `${n} ${category}`)
-    .join(' · ');
+  const exits = exitSummary(session.exitCategories);
   return (
     <main id="main" className="page">
       <nav aria-label="Breadcrumb">
