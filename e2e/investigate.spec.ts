@@ -169,6 +169,13 @@ test('a run links to its session, whose page lists its runs in order', async ({
   const sessions = page.getByRole('table', { name: 'Sessions' });
   const row = sessions.getByRole('row').filter({ hasText: 'ticket-1234' });
   await expect(row).toContainText('migrator');
+  // The window is the reader's, as on every list: picked here, kept by the session's link.
+  await page.getByRole('group', { name: 'Time window' }).getByRole('link', { name: '7 d' }).click();
+  await expect(page).toHaveURL(/\/sessions\?.*window=7d/);
+  await expect(row).toContainText('migrator');
+  await row.getByRole('link', { name: 'ticket-1234' }).click();
+  await expect(page).toHaveURL(/\/sessions\/ticket-1234\?.*window=7d/);
+  await page.goBack();
   await expect(row).not.toContainText('_');
   await expect(row).toContainText(/\d+ (goal satisfied|no progress|model stopped|unknown)/);
   await keepScreen(page, testInfo, 'sessions-list');

@@ -82,6 +82,10 @@ export const patternsParams = pageWindow
   })
   .superRefine(orderedWindow);
 
+export const sessionsParams = pageWindow
+  .extend({ project: text, agent: name, cursor: text })
+  .superRefine(orderedWindow);
+
 export interface WeekWindow extends TimeWindow {
   /** Monday of the first and last week, `YYYY-MM-DD`. */
   firstWeek: string;
@@ -138,4 +142,5 @@ export const REPORT_SCHEMAS: Record<string, z.ZodType> = {
   '/reports/caps': capsParams,
   '/prices': pricesParams,
   '/patterns': patternsParams,
+  '/sessions': sessionsParams,
 };

@@ -1,56 +1,48 @@
 import { exitSummary } from '@/components/sessions/exit-summary';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { z } from 'zod';
 import { formatCount, formatDateTime, formatUsd } from '@/components/format';
 import styles from '@/components/sessions/sessions.module.css';
 import { listSessions } from '@/db/read/sessions';
-import { keyName, projectName, resolveWindow, safeText } from '@/lib/filters';
-import { dashboardRead, schemaParse } from '../read-door';
+import { ViewBar } from '@/components/view/view-bar';
+import { sessionsParams } from '@/lib/report-params';
+import { viewHref } from '@/lib/view-window';
+import { reportContext } from '../reports/page-context';
+import type { SearchParams } from '../reports/page-context';
+import { reportView } from '../reports/report-view';
 
 export const dynamic = 'force-dynamic';
 
-const params = z.object({
-  project: projectName.optional(),
-  agent: keyName().optional(),
-  cursor: safeText().max(500).optional(),
-});
-
 /** The window's sessions (runs sharing a session id), the one with the latest run first. */
-export default async function SessionsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const read = await dashboardRead<z.output<typeof params>>(searchParams, {
-    parse: schemaParse(params),
-    project: (q) => q.project,
-    settle: 'project',
-  });
-  if (!read.ok) notFound();
-  const { db, project, data, timeZone, now } = read;
+export default async function SessionsPage({ searchParams }: { searchParams: SearchParams }) {
+  const context = await reportContext(searchParams, sessionsParams);
+  // A link Loopscope cannot answer is a 404 whose page (./not-found.tsx) names every problem.
+  if (!context.ok) notFound();
+  const { db, project, query: urlQuery, params: data, now } = context;
+  const { window, view } = await reportView(urlQuery, now);
+  const timeZone = window.timeZone;
   const page = await listSessions(db, {
     projectId: project.id,
-    window: resolveWindow({}, now),
+    window,
     agent: data.agent,
     limit: 50,
     cursor: data.cursor,
   }).catch(() => null);
   if (!page) notFound();
-  const query = data.project ? `project=${encodeURIComponent(data.project)}` : '';
-  const withQuery = (path: string, extra = '') => {
-    const q = [query, extra].filter(Boolean).join('&');
-    return q ? `${path}?${q}` : path;
-  };
+  // Links keep the project and the window (a session's page, and the next page of this list
+  // with its agent too).
+  const withQuery = (path: string, extra: Record<string, string | undefined> = {}) =>
+    viewHref(path, view, extra);
   return (
     <main id="main" className="page">
       <h1>Sessions</h1>
       <p className="muted">
         Runs that share a session id (<code>loop.session.id</code>, <code>session.id</code> or{' '}
-        <code>gen_ai.conversation.id</code>), last 30 days, the most recently active first.
+        <code>gen_ai.conversation.id</code>), the most recently active first.
       </p>
+      <ViewBar path="/sessions" query={urlQuery} window={window} />
       {page.sessions.length === 0 ? (
-        <p role="status">No run in the last 30 days carries a session id.</p>
+        <p role="status">No run in this window carries a session id.</p>
       ) : (
         <div className={styles.tableWrap}>
           <table className={styles.table} aria-label="Sessions">
@@ -103,7 +95,7 @@ export default async function SessionsPage({
       )}
       {page.nextCursor ? (
         <p>
-          <Link href={withQuery('/sessions', `cursor=${encodeURIComponent(page.nextCursor)}`)}>
+          <Link href={withQuery('/sessions', { agent: data.agent, cursor: page.nextCursor })}>
             Next page →
           </Link>
         </p>

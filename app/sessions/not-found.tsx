@@ -1,0 +1,5 @@
+import { ReportProblems } from '../reports/report-problems';
+
+export default function SessionsNotFound() {
+  return <ReportProblems />;
+}
