@@ -78,12 +78,13 @@ export async function main(argv: string[]): Promise<number> {
       out: { type: 'string' },
       'loop-rates': { type: 'string' },
       sustainable: { type: 'string' },
+      burst: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      `Usage: npm run bench -- [${PARTS.join('|')} …] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE] [--loop-rates 1,0.5] [--sustainable postgres=N,pglite=N]`,
+      `Usage: npm run bench -- [${PARTS.join('|')} …] [--db postgres,pglite] [--quick] [--in-process] [--no-build] [--out FILE] [--loop-rates 1,0.5] [--sustainable postgres=N,pglite=N] [--burst SPANS_PER_S,SECONDS,EXPORTERS]`,
     );
     return 0;
   }
@@ -99,8 +100,10 @@ export async function main(argv: string[]): Promise<number> {
       `--loop-rates takes shares of the sustainable rate (0 to 10], not ${values['loop-rates']}`,
     );
   const sustainable = parseSustainable(values.sustainable);
+  const burst = parseBurst(values.burst);
   const options = benchOptions({
     loopRates,
+    ...(burst ? { burst } : {}),
     shared: {
       sustainableSpansPerSecond: sustainable,
       bestLanes: {},
@@ -129,6 +132,23 @@ export async function main(argv: string[]): Promise<number> {
   console.log(`\n${report}`);
   if (values.out) writeFileSync(values.out, report);
   return sections.some((s) => s.rows.some((r) => r.value === 'error')) ? 1 : 0;
+}
+
+/** `20000,20,4`: the burst part offers 20,000 spans/s for 20 s through 4 exporters. */
+export function parseBurst(
+  text: string | undefined,
+): { spansPerSecond: number; seconds: number; exporters: number } | undefined {
+  if (text === undefined) return undefined;
+  const [spansPerSecond, seconds, exporters] = text.split(',').map(Number);
+  if (
+    !(spansPerSecond! > 0) ||
+    !(seconds! > 0) ||
+    !Number.isInteger(exporters) ||
+    !(exporters! > 0 && exporters! <= 64)
+  ) {
+    throw new Error(`--burst takes SPANS_PER_S,SECONDS,EXPORTERS (20000,20,4), not ${text}`);
+  }
+  return { spansPerSecond: spansPerSecond!, seconds: seconds!, exporters: exporters! };
 }
 
 /**

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeProfile } from './decode/profile';
 import type { CpuProfile } from './decode/profile';
-import { parseSustainable, runParts } from './run';
+import { parseBurst, parseSustainable, runParts } from './run';
 import { benchOptions, formatReport, targetRow } from './shared/report';
 import type { BenchSection } from './shared/report';
 
@@ -188,5 +188,12 @@ describe('bench smoke', () => {
     expect(parseSustainable(undefined)).toEqual({});
     for (const bad of ['postgres', 'mysql=10', 'pglite=0', 'postgres=fast'])
       expect(() => parseSustainable(bad)).toThrow(/--sustainable takes postgres=N,pglite=N/);
+  });
+
+  it('--burst reads the offer, its length and its exporters, and refuses anything else', () => {
+    expect(parseBurst('20000,20,4')).toEqual({ spansPerSecond: 20000, seconds: 20, exporters: 4 });
+    expect(parseBurst(undefined)).toBeUndefined();
+    for (const bad of ['20000', '20000,20', '0,20,4', '20000,20,1.5', '20000,20,100', 'a,b,c'])
+      expect(() => parseBurst(bad)).toThrow(/--burst takes SPANS_PER_S,SECONDS,EXPORTERS/);
   });
 });

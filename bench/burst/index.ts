@@ -55,7 +55,7 @@ export async function run(options: BenchOptions): Promise<BenchSection> {
 
 async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstResult> {
   const log = (message: string) => options.log(`burst/${kind}: ${message}`);
-  const { burstMs } = options.quick ? SIZES.quick : SIZES.full;
+  const burstMs = burstLength(options);
   const database = await createBenchDatabase(kind, options.postgresUrl);
   const scratch = mkdtempSync(path.join(tmpdir(), 'loopscope-burst-'));
   try {
@@ -102,7 +102,10 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
             : 'a short probe, acknowledged to stored and derived';
       // The probe's spans are not the burst's: stored before it starts, and not counted in it.
       const before = probed.acked;
-      log(`sustainable ${Math.round(rate)} spans/s (from ${rateSource}); offering ${FACTOR}×`);
+      const offer = options.burst?.spansPerSecond ?? FACTOR * rate;
+      log(
+        `sustainable ${Math.round(rate)} spans/s (from ${rateSource}); offering ${Math.round(offer)} spans/s (${(offer / rate).toFixed(2)}×)`,
+      );
 
       const rss = sampleRss(server.pid, 50);
       let peakBacklog = 0;
@@ -125,9 +128,9 @@ async function burst(kind: DatabaseKind, options: BenchOptions): Promise<BurstRe
         key: server.key,
         batchSize: BATCH_SIZE,
         stepsPerRun: STEPS_PER_RUN,
-        spansPerSecond: FACTOR * rate,
+        spansPerSecond: offer,
         durationMs: burstMs,
-        exporters: EXPORTERS,
+        exporters: options.burst?.exporters ?? EXPORTERS,
         ackedIdsFile: path.join(scratch, 'acked.txt'),
       });
       const offeredUntil = startedAt + result.windowMs;
@@ -197,8 +200,20 @@ interface BacklogLook {
   pendingRuns: number;
 }
 
+function offerText(options: BenchOptions): string {
+  return options.burst
+    ? `${options.burst.spansPerSecond.toLocaleString('en-US')} spans/s`
+    : `${FACTOR}× the sustainable rate`;
+}
+
+/** The offering's length: `--burst`'s, else the part's own. */
+function burstLength(options: BenchOptions): number {
+  if (options.burst) return options.burst.seconds * 1000;
+  return (options.quick ? SIZES.quick : SIZES.full).burstMs;
+}
+
 function section(results: BurstResult[], options: BenchOptions): BenchSection {
-  const { burstMs } = options.quick ? SIZES.quick : SIZES.full;
+  const burstMs = burstLength(options);
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   for (const r of results) {
@@ -207,7 +222,11 @@ function section(results: BurstResult[], options: BenchOptions): BenchSection {
     const offered = b.spansOffered / (b.windowMs / 1000);
     const lost = Math.max(0, b.spansOffered - r.stored);
     rows.push(
-      row(`${k}: burst, offered ÷ sustainable (aimed at ${FACTOR}×)`, offered / r.rate, '×'),
+      row(
+        `${k}: burst, offered ÷ sustainable (aimed at ${options.burst ? `${options.burst.spansPerSecond} spans/s by ${options.burst.exporters} exporters` : `${FACTOR}×`})`,
+        offered / r.rate,
+        '×',
+      ),
       row(
         `${k}: burst, acknowledged share (spans answered 200 ÷ offered)`,
         b.spansOffered > 0 ? r.acked / b.spansOffered : 0,
@@ -273,7 +292,7 @@ function section(results: BurstResult[], options: BenchOptions): BenchSection {
     );
   }
   notes.push(
-    `Open loop from a separate process: ${EXPORTERS} OTLP/protobuf exporters (gzip, batches of ${BATCH_SIZE}, timeout 30 s, retrying 429/503 after Retry-After) at ${FACTOR}× the sustainable rate for ${burstMs / 1000} s; "stored after the burst" is from the end of the offering until /api/health reports the spool empty, "derived" until it also reports no run waiting to be derived; the sustainable rate is the probe's spans ÷ the time from its start until both; spans counted in the database after the server stopped.`,
+    `Open loop from a separate process: ${options.burst?.exporters ?? EXPORTERS} OTLP/protobuf exporters (gzip, batches of ${BATCH_SIZE}, timeout 30 s, retrying 429/503 after Retry-After) at ${offerText(options)} for ${burstMs / 1000} s; "stored after the burst" is from the end of the offering until /api/health reports the spool empty, "derived" until it also reports no run waiting to be derived; the sustainable rate is the probe's spans ÷ the time from its start until both; spans counted in the database after the server stopped.`,
   );
-  return { title: `Burst (${FACTOR}× the sustainable rate for ${burstMs / 1000} s)`, rows, notes };
+  return { title: `Burst (${offerText(options)} for ${burstMs / 1000} s)`, rows, notes };
 }

@@ -48,6 +48,8 @@ export interface BenchOptions {
   shared: SharedResults;
   /** Shares of the sustainable rate the loop part's background ingest runs at, one after another. */
   loopRates: number[];
+  /** The burst part at a fixed offer instead of 3 × the sustainable rate for 60 s by 16 exporters. */
+  burst?: { spansPerSecond: number; seconds: number; exporters: number };
   log(message: string): void;
 }
 
