@@ -119,7 +119,14 @@ export async function connectDatabase(
       // Requests held on disk while the database was away, by this process or one before it.
       if (runtime.hold) {
         await runtime.hold.open();
-        runtime.holdMover ??= startHoldMover(runtime, runtime.hold);
+        runtime.holdMover ??= startHoldMover(
+          {
+            database: () => (runtime.status === 'ready' ? (runtime.handle?.db ?? null) : null),
+            spool: runtime.spool,
+            log: runtime.log,
+          },
+          runtime.hold,
+        );
       }
       runtime.log(`Database ready: ${handle.location}`);
       if (config.readDatabaseUrl && !runtime.readReplica) {

@@ -3,7 +3,15 @@
 import { describeError } from '../db/errors';
 import { keyStoodAt } from '../db/projects';
 import type { DiskHold, HeldRequest } from '../ingest/hold';
-import type { Runtime } from './runtime';
+import type { Database } from '../db/client';
+import type { IngestSpool } from '../ingest/spool';
+
+/** What the mover needs of the server: the database while it is ready, the spool, the log. */
+export interface HoldMoverDeps {
+  database(): Database | null;
+  spool: Pick<IngestSpool, 'put'>;
+  log(message: string): void;
+}
 
 const PASS_MS = 500;
 const BATCH = 32;
@@ -14,13 +22,13 @@ export interface HoldMover {
   stop(): Promise<void>;
 }
 
-export function startHoldMover(runtime: Runtime, hold: DiskHold): HoldMover {
+export function startHoldMover(runtime: HoldMoverDeps, hold: DiskHold): HoldMover {
   let stopped = false;
   let running: Promise<number> | null = null;
   let reported = false;
   const pass = () => (running ??= movePass(runtime, hold).finally(() => (running = null)));
   const timer = setInterval(() => {
-    if (stopped || hold.held.requests === 0 || runtime.status !== 'ready') return;
+    if (stopped || hold.held.requests === 0 || runtime.database() === null) return;
     void pass().then(
       (moved) => {
         if (moved > 0)
@@ -45,13 +53,13 @@ export function startHoldMover(runtime: Runtime, hold: DiskHold): HoldMover {
   };
 }
 
-async function movePass(runtime: Runtime, hold: DiskHold): Promise<number> {
+async function movePass(runtime: HoldMoverDeps, hold: DiskHold): Promise<number> {
   let moved = 0;
   for (;;) {
     const batch = await hold.oldest(BATCH);
     if (batch.length === 0) return moved;
     for (const request of batch) {
-      const db = runtime.handle?.db;
+      const db = runtime.database();
       if (!db) return moved;
       // Throws (and the pass ends, to be tried again) while the database is away again or the
       // spool is full.
@@ -72,7 +80,7 @@ async function setAside(
   hold: DiskHold,
   request: HeldRequest,
   why: 'revoked' | 'unknown',
-  runtime: Runtime,
+  runtime: HoldMoverDeps,
 ): Promise<void> {
   const folder = await hold.setAside(request, why === 'revoked' ? 'revoked-key' : 'unknown-key');
   runtime.log(
