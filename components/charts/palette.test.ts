@@ -37,6 +37,56 @@ const deltaE = (x: string, y: string) => {
   return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 };
 
+/**
+ * CIEDE2000 (Sharma, Wu and Dalal 2005): ΔE*76 counts saturated colours too far apart, so an
+ * orange and a tan 31.6 apart by it read as one colour on a dark page; this is closer to the eye.
+ */
+function deltaE2000(x: string, y: string): number {
+  const [L1, a1, b1] = lab(x);
+  const [L2, a2, b2] = lab(y);
+  const rad = Math.PI / 180;
+  const Cbar = (Math.hypot(a1, b1) + Math.hypot(a2, b2)) / 2;
+  const G = 0.5 * (1 - Math.sqrt(Cbar ** 7 / (Cbar ** 7 + 25 ** 7)));
+  const [a1p, a2p] = [(1 + G) * a1, (1 + G) * a2];
+  const [C1p, C2p] = [Math.hypot(a1p, b1), Math.hypot(a2p, b2)];
+  const hue = (a: number, b: number) => {
+    if (a === 0 && b === 0) return 0;
+    const h = Math.atan2(b, a) / rad;
+    return h < 0 ? h + 360 : h;
+  };
+  const [h1p, h2p] = [hue(a1p, b1), hue(a2p, b2)];
+  let dhp = 0;
+  if (C1p * C2p !== 0) {
+    dhp = h2p - h1p;
+    if (dhp > 180) dhp -= 360;
+    else if (dhp < -180) dhp += 360;
+  }
+  const dHp = 2 * Math.sqrt(C1p * C2p) * Math.sin((dhp * rad) / 2);
+  const Lbp = (L1 + L2) / 2;
+  const Cbp = (C1p + C2p) / 2;
+  let hbp = h1p + h2p;
+  if (C1p * C2p !== 0) {
+    hbp =
+      Math.abs(h1p - h2p) <= 180
+        ? (h1p + h2p) / 2
+        : (h1p + h2p + (h1p + h2p < 360 ? 360 : -360)) / 2;
+  }
+  const T =
+    1 -
+    0.17 * Math.cos((hbp - 30) * rad) +
+    0.24 * Math.cos(2 * hbp * rad) +
+    0.32 * Math.cos((3 * hbp + 6) * rad) -
+    0.2 * Math.cos((4 * hbp - 63) * rad);
+  const dTheta = 30 * Math.exp(-(((hbp - 275) / 25) ** 2));
+  const RC = 2 * Math.sqrt(Cbp ** 7 / (Cbp ** 7 + 25 ** 7));
+  const SL = 1 + (0.015 * (Lbp - 50) ** 2) / Math.sqrt(20 + (Lbp - 50) ** 2);
+  const SC = 1 + 0.045 * Cbp;
+  const SH = 1 + 0.015 * Cbp * T;
+  const RT = -Math.sin(2 * dTheta * rad) * RC;
+  const [dL, dC, dH] = [(L2 - L1) / SL, (C2p - C1p) / SC, dHp / SH];
+  return Math.sqrt(dL ** 2 + dC ** 2 + dH ** 2 + RT * dC * dH);
+}
+
 describe('series colours', () => {
   it('gives every group of a chart its own colour, and runs without a group slate', () => {
     const styles = assignSeriesStyles(agents);
@@ -62,6 +112,23 @@ describe('series colours', () => {
           expect(deltaE(colors[i]!, colors[j]!), `${colors[i]} vs ${colors[j]}`).toBeGreaterThan(
             20,
           );
+        }
+      }
+    }
+  });
+
+  it('any two colours look clearly different to the eye too (CIEDE2000 ≥ 12) in both themes', () => {
+    // The dark theme’s orange and the tan it had before: 31.6 apart by ΔE*76, 10.2 by this.
+    expect(deltaE2000('#fb923c', '#d6a06b')).toBeLessThan(12);
+    expect(deltaE2000('#fb923c', '#fb923c')).toBe(0);
+    for (const scheme of ['light', 'dark'] as const) {
+      const colors = [...SERIES_COLORS, NO_GROUP_COLOR].map((c) => c[scheme]);
+      for (let i = 0; i < colors.length; i++) {
+        for (let j = i + 1; j < colors.length; j++) {
+          expect(
+            deltaE2000(colors[i]!, colors[j]!),
+            `${scheme}: ${colors[i]} vs ${colors[j]}`,
+          ).toBeGreaterThanOrEqual(12);
         }
       }
     }

@@ -11,7 +11,7 @@ export const SERIES_COLORS = [
   { light: '#a16207', dark: '#facc15' }, // gold
   { light: '#0891b2', dark: '#22d3ee' }, // cyan
   { light: '#db2777', dark: '#f472b6' }, // pink
-  { light: '#7c2d12', dark: '#d6a06b' }, // brown
+  { light: '#7c2d12', dark: '#9a6b4a' }, // brown (not tan: tan and orange read alike on dark)
   { light: '#dc2626', dark: '#f87171' }, // red
   { light: '#4d7c0f', dark: '#a3e635' }, // olive
 ] as const;
