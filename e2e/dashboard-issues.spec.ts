@@ -109,6 +109,16 @@ test('agent, variant and exit keep to their columns; durations and times stay on
   expect(await lines(duration)).toBe(1);
   expect(await lines(row.getByRole('cell').nth(9))).toBe(1);
   await keepScreen(page, testInfo, 'runs-table-long-names');
+  // Columns sized by the page's content: at 1440 px the agent gets the room a signals column
+  // without badges leaves (its fixed 120 px showed 12 characters of it).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(await agent.evaluate((el) => el.clientWidth)).toBeGreaterThanOrEqual(160);
+  // ... and the whole table fits the page: nothing to scroll sideways for.
+  const scroller = page.getByRole('table').last().locator('xpath=..');
+  expect(await scroller.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await keepScreen(page, testInfo, 'runs-table-1440');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await keepScreen(page, testInfo, 'runs-table-1440-dark');
 });
 
 test('on a phone every run is a card with its exit, spend and signals in view', async ({

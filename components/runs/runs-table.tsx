@@ -1,11 +1,13 @@
 'use client';
 
 import { useMemo } from 'react';
+import type { CSSProperties } from 'react';
 import { useTable } from '@tanstack/react-table';
 import type { SortingState, Updater } from '@tanstack/react-table';
 import type { RunSummary } from '@/lib/api-types';
 import type { RunSort } from '@/lib/filters';
 import { useUrlPatch } from '../url/use-url-patch';
+import { contentWidths } from './column-widths';
 import { runColumns, runTableFeatures, SORTABLE } from './run-columns';
 import styles from './runs-table.module.css';
 
@@ -21,6 +23,10 @@ const SORT_CHOICES: { value: string; label: string }[] = [
 
 /** The runs of one keyset page. Sorting is the server's: a header click changes the URL. Below
  * 720 px each row is a card (runs-table.module.css): the run, its exit, spend and signals first. */
+// With every other column at its widest the table still fits 1440 px; at 1280 it fits unless
+// agent and variant names are both long, when it scrolls sideways in its box.
+const RUN_MIN_PX = 160;
+
 export function RunsTable({
   runs,
   sort,
@@ -40,6 +46,7 @@ export function RunsTable({
     () => runColumns({ view, timeZone, flagHref: (flag) => href({ flag }) }),
     [view, timeZone, href],
   );
+  const widths = useMemo(() => contentWidths(runs), [runs]);
   const sorting = useMemo<SortingState>(
     () => [{ id: sort, desc: order === 'desc' }],
     [sort, order],
@@ -61,6 +68,13 @@ export function RunsTable({
     enableSortingRemoval: false,
     sortDescFirst: true,
   });
+  // The run's column takes what the others leave: never less than RUN_MIN_PX, however wide the
+  // content-sized ones grow (the table scrolls sideways instead).
+  const tableMinWidth =
+    RUN_MIN_PX +
+    table
+      .getAllLeafColumns()
+      .reduce((sum, column) => sum + (widths[column.id] ?? column.columnDef.meta?.width ?? 0), 0);
 
   const sortChoice = `${sort}:${order}`;
   return (
@@ -82,10 +96,16 @@ export function RunsTable({
           ))}
         </select>
       </label>
-      <table className={styles.table}>
+      <table
+        className={styles.table}
+        style={{ '--content-min-width': `${tableMinWidth}px` } as CSSProperties}
+      >
         <colgroup>
           {table.getAllLeafColumns().map((column) => (
-            <col key={column.id} style={{ width: column.columnDef.meta?.width }} />
+            <col
+              key={column.id}
+              style={{ width: widths[column.id] ?? column.columnDef.meta?.width }}
+            />
           ))}
         </colgroup>
         <thead>
